@@ -1,0 +1,97 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// Builds the EduGo server application: storage, keys, seed data, routes and middleware.
+///
+/// The one place that wires everything; tests call it with an in-memory configuration and drive
+/// the result with `app.test(.router)` or `.live`.
+///
+/// ```swift
+/// let app = try await buildApplication(ServerConfiguration(port: 0, storage: .inMemory))
+/// try await app.runService()
+/// ```
+/// - Parameter configuration: What to bind, where to store, which limits and clock to use.
+/// - Throws: When the data directory cannot be created or a database cannot be opened.
+public func buildApplication(_ configuration: ServerConfiguration) async throws -> some ApplicationProtocol {
+    var logger = Logger(label: "edugo-server")
+    logger.logLevel = configuration.logLevel
+
+    let tenants = try TenantRegistry(storage: configuration.storage, now: configuration.now)
+    let passwords = PasswordHasher(cost: configuration.passwordHashCost)
+    if configuration.seedDemoData, try await tenants.tenantIDs().isEmpty {
+        try await seedDemoTenants(tenants, passwords: passwords, now: configuration.now(), logger: logger)
+    }
+    let signingKey = try SigningKey.loadOrCreate(storage: configuration.storage)
+    let tokens = await TokenService(signingKey: signingKey, configuration: configuration)
+    let mailbox = configuration.devMode ? DevMailbox() : nil
+    let deps = Dependencies(
+        configuration: configuration,
+        tenants: tenants,
+        tokens: tokens,
+        authenticator: Authenticator(tokens: tokens, tenants: tenants),
+        passwords: passwords,
+        rateLimiter: RateLimiter(now: configuration.now),
+        mailer: Mailer(mailbox: mailbox, logger: logger, now: configuration.now),
+        mailbox: mailbox,
+        idempotency: IdempotencyCoordinator(retention: configuration.idempotencyRetention, now: configuration.now),
+        logger: logger)
+
+    let router = buildRouter(deps)
+    var app = Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+        onServerRunning: { channel in
+            await configuration.onServerRunning?(channel.localAddress?.port ?? configuration.port)
+        },
+        logger: logger)
+    app.addServices(DatabaseCloser(tenants: tenants))
+    return app
+}
+
+/// All routes behind the hygiene middleware.
+func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
+    var routes = RouteTable()
+    SystemRoutes(deps: deps).register(in: &routes)
+    AuthRoutes(deps: deps).register(in: &routes)
+    ResourceRoutes.register(deps: deps, in: &routes)
+    if let mailbox = deps.mailbox {
+        DevRoutes(deps: deps, mailbox: mailbox).register(in: &routes)
+    }
+    let router = Router(context: EduGoRequestContext.self)
+    router.add(
+        middleware: HTTPHygieneMiddleware(
+            inventory: routes.inventory, maxBodySize: deps.configuration.maxBodySize,
+            strictTransportSecurity: deps.configuration.strictTransportSecurity))
+    routes.install(on: router)
+    return router
+}
+
+private func seedDemoTenants(
+    _ tenants: TenantRegistry, passwords: PasswordHasher, now: Date, logger: Logger
+) async throws {
+    let seeder = Seeder(passwords: passwords, now: now)
+    for (id, name, plan) in [("demo", "EduGo Demo", Seeder.demo), ("acme", "Acme Corp", Seeder.acme)] {
+        guard let tenantID = TenantID(id) else { continue }
+        _ = try await tenants.createTenant(tenantID, name: name) { database in
+            try await seeder.seed(database, plan: plan)
+        }
+    }
+    logger.info("seeded demo tenants", metadata: ["tenants": "demo, acme"])
+}
+
+/// Closes every tenant database once the server has shut down gracefully.
+struct DatabaseCloser: Service {
+    let tenants: TenantRegistry
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await tenants.close()
+    }
+}
+
+/// The routes of the resource modules (users, courses, lessons, enrollment, progress).
+enum ResourceRoutes {
+    static func register(deps: Dependencies, in routes: inout RouteTable) {}
+}

@@ -1,0 +1,34 @@
+import Foundation
+import JWTKit
+
+/// The claims of an EduGo access token.
+struct AccessClaims: JWTPayload, Equatable {
+    var iss: IssuerClaim
+    var aud: AudienceClaim
+    var sub: SubjectClaim
+    var tid: String
+    var role: String
+    var sid: String
+    var iat: IssuedAtClaim
+    var nbf: NotBeforeClaim
+    var exp: ExpirationClaim
+    var jti: IDClaim
+
+    /// Structural checks jwt-kit runs after the signature verified. Time, issuer and audience
+    /// are checked by ``TokenService/verify(_:)`` against the injected clock.
+    func verify(using algorithm: some JWTAlgorithm) async throws {
+        guard UserRecord.Role(rawValue: role) != nil, TenantID(tid) != nil, !sid.isEmpty else {
+            throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "malformed claims")
+        }
+    }
+
+    /// Checks expiry, not-before, issuer and audience.
+    func validate(now: Date, issuer: String, audience: String) throws {
+        try exp.verifyNotExpired(currentDate: now)
+        try nbf.verifyNotBefore(currentDate: now)
+        guard iss.value == issuer else {
+            throw JWTError.claimVerificationFailure(failedClaim: iss, reason: "wrong issuer")
+        }
+        try aud.verifyIntendedAudience(includes: audience)
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import GRDB
+import Hummingbird
+
+/// `/v1/auth/*`: register, login, refresh, logout, forgot/reset password, verify email, me.
+struct AuthRoutes {
+    let deps: Dependencies
+
+    func register(in routes: inout RouteTable) {
+        routes.add(.post, "/v1/auth/register", register)
+        routes.add(.post, "/v1/auth/login", login)
+        routes.add(.post, "/v1/auth/refresh", refresh)
+        routes.add(.post, "/v1/auth/logout", logout)
+        routes.add(.post, "/v1/auth/forgot-password", forgotPassword)
+        routes.add(.post, "/v1/auth/reset-password", resetPassword)
+        routes.add(.post, "/v1/auth/verify-email", verifyEmail)
+        routes.add(.get, "/v1/auth/me", me)
+    }
+
+    @Sendable func register(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let tenant = try await deps.authenticator.namedTenant(request)
+        let body = try await RequestBody.decode(
+            RegisterRequest.self, from: request, allowedKeys: RegisterRequest.keys, limit: deps.bodyLimit)
+        try body.validate()
+        let email = body.email.trimmingCharacters(in: .whitespacesAndNewlines)
+        let user = try await AccountWriter(deps: deps).createAccount(
+            in: tenant, email: email, password: body.password, firstName: body.firstName,
+            lastName: body.lastName, role: .student, verified: false)
+        let token = SecureToken.generate()
+        let now = deps.now
+        let expires = now.addingTimeInterval(deps.configuration.verificationTokenLifetime.timeInterval)
+        try await tenant.writer.write { db in
+            try EmailTokenRecord(
+                tokenHash: SecureToken.hash(token), userId: user.id, kind: .verifyEmail, createdAt: now,
+                expiresAt: expires
+            ).insert(db)
+        }
+        await deps.mailer.sendVerification(to: email, token: token, tenant: tenant.tenantID)
+        var headers = HTTPFields()
+        headers[.location] = "/v1/users/\(user.id)"
+        return try JSONResponse.make(UserResponse(user), status: .created, headers: headers)
+    }
+
+    @Sendable func login(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let tenant = try await deps.authenticator.namedTenant(request)
+        let body = try await RequestBody.decode(
+            LoginRequest.self, from: request, allowedKeys: LoginRequest.keys, limit: deps.bodyLimit)
+        let limits = deps.configuration.rateLimits
+        let emailKey = UserRecord.emailKey(body.email)
+        let addressKey = "login|addr|\(tenant.tenantID)|\(context.remoteAddress)"
+        let accountKey = "login|acct|\(tenant.tenantID)|\(emailKey)"
+        try await deps.rateLimiter.check(addressKey, limits.loginPerAddress)
+        try await deps.rateLimiter.check(accountKey, limits.loginPerAccount)
+
+        let user = try await tenant.writer.read { db in
+            try UserRecord.filter(UserRecord.Columns.emailKey == emailKey).fetchOne(db)
+        }
+        let passwordMatches: Bool
+        if let user {
+            passwordMatches = await deps.passwords.verify(body.password, hash: user.passwordHash)
+        } else {
+            await deps.passwords.verifyAgainstDummy(body.password)
+            passwordMatches = false
+        }
+        guard let user, passwordMatches else {
+            await deps.rateLimiter.record(addressKey, limits.loginPerAddress)
+            await deps.rateLimiter.record(accountKey, limits.loginPerAccount)
+            throw APIError(.unauthorized, code: "invalid_credentials", detail: "The email or password is incorrect.")
+        }
+        await deps.rateLimiter.reset(accountKey)
+        guard user.emailVerified else {
+            throw APIError(
+                .forbidden, code: "email_not_verified", detail: "Verify your email address before signing in.")
+        }
+        let pair = try await SessionIssuer(deps: deps).startSession(for: user, in: tenant)
+        return try JSONResponse.make(pair)
+    }
+
+    @Sendable func refresh(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let tenant = try await deps.authenticator.namedTenant(request)
+        try await deps.rateLimiter.consume(
+            "refresh|addr|\(tenant.tenantID)|\(context.remoteAddress)", deps.configuration.rateLimits.refreshPerAddress)
+        let body = try await RequestBody.decode(
+            RefreshRequest.self, from: request, allowedKeys: RefreshRequest.keys, limit: deps.bodyLimit)
+        let pair = try await SessionIssuer(deps: deps).rotate(refreshToken: body.refreshToken, in: tenant)
+        return try JSONResponse.make(pair)
+    }
+
+    @Sendable func logout(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let identity = try await deps.authenticator.authenticate(request)
+        let now = deps.now
+        try await identity.tenant.writer.write { db in
+            try db.execute(
+                sql: "UPDATE sessions SET revoked_at = ?, revoke_reason = 'logout' WHERE id = ? AND revoked_at IS NULL",
+                arguments: [now, identity.sessionID])
+        }
+        return JSONResponse.empty()
+    }
+
+    @Sendable func forgotPassword(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let tenant = try await deps.authenticator.namedTenant(request)
+        let body = try await RequestBody.decode(
+            ForgotPasswordRequest.self, from: request, allowedKeys: ForgotPasswordRequest.keys, limit: deps.bodyLimit)
+        if let error = UserValidation.email(body.email) { throw APIError.validation([error]) }
+        let limits = deps.configuration.rateLimits
+        let emailKey = UserRecord.emailKey(body.email)
+        try await deps.rateLimiter.consume(
+            "forgot|addr|\(tenant.tenantID)|\(context.remoteAddress)", limits.forgotPasswordPerAddress)
+        try await deps.rateLimiter.consume("forgot|acct|\(tenant.tenantID)|\(emailKey)", limits.forgotPasswordPerAccount)
+
+        // The same work and the same answer whether or not the account exists.
+        let token = SecureToken.generate()
+        let now = deps.now
+        let expires = now.addingTimeInterval(deps.configuration.resetTokenLifetime.timeInterval)
+        let user = try await tenant.writer.write { db -> UserRecord? in
+            guard let user = try UserRecord.filter(UserRecord.Columns.emailKey == emailKey).fetchOne(db) else {
+                return nil
+            }
+            try EmailTokenRecord(
+                tokenHash: SecureToken.hash(token), userId: user.id, kind: .resetPassword, createdAt: now,
+                expiresAt: expires
+            ).insert(db)
+            return user
+        }
+        if let user {
+            await deps.mailer.sendPasswordReset(to: user.email, token: token, tenant: tenant.tenantID)
+        }
+        return try JSONResponse.make(AcceptedResponse(), status: .accepted)
+    }
+
+    @Sendable func resetPassword(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let tenant = try await deps.authenticator.namedTenant(request)
+        let body = try await RequestBody.decode(
+            ResetPasswordRequest.self, from: request, allowedKeys: ResetPasswordRequest.keys, limit: deps.bodyLimit)
+        if let error = UserValidation.password(body.password) { throw APIError.validation([error]) }
+        let tokenHash = SecureToken.hash(body.token)
+        let now = deps.now
+        let usable = try await tenant.writer.read { db in
+            try EmailTokenRecord.fetchOne(db, key: tokenHash).map { $0.isUsable(kind: .resetPassword, now: now) }
+        }
+        guard usable == true else { throw APIError.invalidEmailToken }
+        let newHash = await deps.passwords.hash(body.password)
+        try await tenant.writer.write { db in
+            guard var token = try EmailTokenRecord.fetchOne(db, key: tokenHash),
+                token.isUsable(kind: .resetPassword, now: now),
+                var user = try UserRecord.fetchOne(db, key: token.userId)
+            else { throw APIError.invalidEmailToken }
+            token.usedAt = now
+            try token.update(db)
+            user.passwordHash = newHash
+            user.version += 1
+            user.updatedAt = now
+            try user.update(db)
+            try db.execute(
+                sql: "UPDATE sessions SET revoked_at = ?, revoke_reason = 'password_reset' WHERE user_id = ? AND revoked_at IS NULL",
+                arguments: [now, user.id])
+        }
+        return JSONResponse.empty()
+    }
+
+    @Sendable func verifyEmail(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let tenant = try await deps.authenticator.namedTenant(request)
+        guard let token = request.uri.queryParameters["token"].map(String.init), !token.isEmpty else {
+            throw APIError.validation(field: "token", code: "required", message: "query parameter is required")
+        }
+        let tokenHash = SecureToken.hash(token)
+        let now = deps.now
+        let user = try await tenant.writer.write { db -> UserRecord in
+            guard var token = try EmailTokenRecord.fetchOne(db, key: tokenHash),
+                token.isUsable(kind: .verifyEmail, now: now),
+                var user = try UserRecord.fetchOne(db, key: token.userId)
+            else { throw APIError.invalidEmailToken }
+            token.usedAt = now
+            try token.update(db)
+            if !user.emailVerified {
+                user.emailVerified = true
+                user.version += 1
+                user.updatedAt = now
+                try user.update(db)
+            }
+            return user
+        }
+        return try JSONResponse.make(UserResponse(user))
+    }
+
+    @Sendable func me(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let identity = try await deps.authenticator.authenticate(request)
+        return try JSONResponse.make(UserResponse(identity.user))
+    }
+}
+
+extension EmailTokenRecord {
+    func isUsable(kind: Kind, now: Date) -> Bool {
+        self.kind == kind && usedAt == nil && expiresAt > now
+    }
+}
+
+extension APIError {
+    static let invalidEmailToken = APIError(
+        .badRequest, code: "invalid_token", detail: "The token is unknown, already used or expired.")
+}

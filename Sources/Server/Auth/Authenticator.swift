@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+import Hummingbird
+
+/// Turns `Authorization: Bearer …` into an ``Identity``.
+///
+/// The tenant comes from the verified `tid` claim; a disagreeing `X-Tenant-ID` is refused. The
+/// session must still be live and the user must still exist, so logout, family revocation and
+/// user deletion take effect at once, and role changes apply to the next request.
+struct Authenticator: Sendable {
+    let tokens: TokenService
+    let tenants: TenantRegistry
+
+    func authenticate(_ request: Request) async throws -> Identity {
+        guard let header = request.headers[.authorization] else {
+            throw APIError.unauthorized("Authentication is required.", invalidToken: false)
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw APIError.unauthorized("Use a Bearer token.", invalidToken: true)
+        }
+        let claims = try await tokens.verify(String(parts[1]).trimmingCharacters(in: .whitespaces))
+        guard let tenantID = TenantID(claims.tid) else {
+            throw APIError.unauthorized("The access token is not valid.", invalidToken: true)
+        }
+        if let named = request.headers[.xTenantID], named != tenantID.rawValue {
+            throw APIError(
+                .forbidden, code: "tenant_mismatch", detail: "X-Tenant-ID does not match the token's tenant.")
+        }
+        let tenant: TenantDatabase
+        do {
+            tenant = try await tenants.database(for: tenantID)
+        } catch let error as APIError where error.code == "tenant_not_found" {
+            throw APIError.unauthorized("The access token is not valid.", invalidToken: true)
+        }
+        let userID = claims.sub.value
+        let sessionID = claims.sid
+        let user = try await tenant.writer.read { db -> UserRecord? in
+            let live = try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS(SELECT 1 FROM sessions WHERE id = ? AND user_id = ? AND revoked_at IS NULL)",
+                arguments: [sessionID, userID]) ?? false
+            return live ? try UserRecord.fetchOne(db, key: userID) : nil
+        }
+        guard let user else {
+            throw APIError.unauthorized("The session has ended. Sign in again.", invalidToken: true)
+        }
+        return Identity(tenant: tenant, user: user, sessionID: sessionID)
+    }
+
+    /// The tenant named by `X-Tenant-ID` on an unauthenticated call.
+    func namedTenant(_ request: Request) async throws -> TenantDatabase {
+        guard let raw = request.headers[.xTenantID] else {
+            throw APIError.validation(field: "X-Tenant-ID", code: "required", message: "header is required")
+        }
+        guard let id = TenantID(raw) else { throw APIError.tenantNotFound }
+        return try await tenants.database(for: id)
+    }
+}

@@ -1,0 +1,10 @@
+/// The authenticated caller of a request: verified token, live session, current user row.
+struct Identity: Sendable {
+    let tenant: TenantDatabase
+    let user: UserRecord
+    let sessionID: String
+
+    var userID: String { user.id }
+    var role: UserRecord.Role { user.role }
+    var tenantID: TenantID { tenant.tenantID }
+}

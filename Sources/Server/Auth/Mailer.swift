@@ -1,0 +1,37 @@
+import Foundation
+import Logging
+
+/// Sends account mails. In dev mode they land in the ``DevMailbox``; otherwise the server has no
+/// outgoing mail transport, so it logs that a mail was due — never its token.
+struct Mailer: Sendable {
+    let mailbox: DevMailbox?
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    func sendVerification(to email: String, token: String, tenant: TenantID) async {
+        await send(
+            to: email, kind: .verifyEmail, token: token, tenant: tenant,
+            subject: "Confirma tu correo / Confirm your email",
+            body: "Verify your EduGo account: POST /v1/auth/verify-email?token=\(token) (X-Tenant-ID: \(tenant)). The link expires in 24 hours.")
+    }
+
+    func sendPasswordReset(to email: String, token: String, tenant: TenantID) async {
+        await send(
+            to: email, kind: .resetPassword, token: token, tenant: tenant,
+            subject: "Restablece tu contraseña / Reset your password",
+            body: "Reset your EduGo password with this token within 30 minutes: \(token)")
+    }
+
+    private func send(
+        to email: String, kind: EmailTokenRecord.Kind, token: String, tenant: TenantID, subject: String, body: String
+    ) async {
+        guard let mailbox else {
+            logger.info("mail not delivered: no mail transport outside dev mode", metadata: ["kind": .string(kind.rawValue)])
+            return
+        }
+        let mail = Mail(
+            id: UUID().uuidString.lowercased(), to: email, kind: kind.rawValue, subject: subject, body: body,
+            token: token, createdAt: now())
+        await mailbox.deliver(mail, tenant: tenant)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import JWTKit
+
+/// Issues and verifies ES256 access tokens.
+///
+/// Verification pins the algorithm and the key id before jwt-kit sees the token: jwt-kit would
+/// otherwise fall back to its default key for an unknown `kid`.
+struct TokenService: Sendable {
+    let keys: JWTKeyCollection
+    let signingKey: SigningKey
+    let issuer: String
+    let audience: String
+    let lifetime: Duration
+    let now: @Sendable () -> Date
+
+    init(signingKey: SigningKey, configuration: ServerConfiguration) async {
+        self.signingKey = signingKey
+        self.keys = JWTKeyCollection()
+        await keys.add(ecdsa: signingKey.privateKey, kid: JWKIdentifier(string: signingKey.kid))
+        self.issuer = configuration.issuer
+        self.audience = configuration.audience
+        self.lifetime = configuration.accessTokenLifetime
+        self.now = configuration.now
+    }
+
+    var jwks: JWKSDocument { JWKSDocument(keys: [signingKey.publicJWK]) }
+
+    /// Lifetime in whole seconds, as `expires_in` reports it.
+    var lifetimeSeconds: Int { Int(lifetime.timeInterval) }
+
+    func issue(userID: String, tenantID: TenantID, role: UserRecord.Role, sessionID: String) async throws -> String {
+        // Whole seconds: NumericDate consumers commonly expect integers.
+        let issuedAt = Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down))
+        let claims = AccessClaims(
+            iss: .init(value: issuer),
+            aud: .init(value: [audience]),
+            sub: .init(value: userID),
+            tid: tenantID.rawValue,
+            role: role.rawValue,
+            sid: sessionID,
+            iat: .init(value: issuedAt),
+            nbf: .init(value: issuedAt),
+            exp: .init(value: issuedAt.addingTimeInterval(lifetime.timeInterval)),
+            jti: .init(value: UUID().uuidString.lowercased()))
+        return try await keys.sign(claims, kid: JWKIdentifier(string: signingKey.kid))
+    }
+
+    /// Verifies signature, algorithm, key id, expiry, not-before, issuer and audience.
+    ///
+    /// - Throws: `401 unauthorized` with `WWW-Authenticate: Bearer error="invalid_token"`.
+    func verify(_ token: String) async throws -> AccessClaims {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+            let headerData = Data(base64URLEncoded: String(parts[0])),
+            let header = try? JSONDecoder().decode(Header.self, from: headerData),
+            header.alg == "ES256", header.kid == signingKey.kid
+        else {
+            throw APIError.unauthorized("The access token is not valid.", invalidToken: true)
+        }
+        let claims: AccessClaims
+        do {
+            claims = try await keys.verify(token, as: AccessClaims.self)
+            try claims.validate(now: now(), issuer: issuer, audience: audience)
+        } catch let error as JWTError where error.errorType == .claimVerificationFailure {
+            let expired = error.failedClaim is ExpirationClaim
+            throw APIError.unauthorized(
+                expired ? "The access token has expired." : "The access token is not valid.", invalidToken: true)
+        } catch {
+            throw APIError.unauthorized("The access token is not valid.", invalidToken: true)
+        }
+        return claims
+    }
+
+    private struct Header: Decodable {
+        var alg: String
+        var kid: String?
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import GRDB
+
+/// A row of `courses`.
+struct CourseRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "courses"
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+
+    /// The fixed catalogue of categories.
+    static let categories = ["mathematics", "science", "languages", "programming", "history", "arts", "business"]
+
+    var id: String
+    var title: String
+    var description: String
+    var category: String
+    var thumbnailUrl: String?
+    var published: Bool
+    var teacherId: String
+    var searchText: String
+    var version: Int
+    var createdAt: Date
+    var updatedAt: Date
+
+    enum Columns {
+        static let id = Column("id")
+        static let category = Column("category")
+        static let published = Column("published")
+        static let teacherId = Column("teacher_id")
+        static let searchText = Column("search_text")
+        static let createdAt = Column("created_at")
+    }
+
+    mutating func refreshDerivedColumns() {
+        searchText = SearchText.fold([title, description])
+    }
+}

@@ -1,0 +1,16 @@
+import Hummingbird
+import NIOCore
+
+/// Per-request context: Hummingbird's core storage plus the client address and request id.
+public struct EduGoRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The peer's IP address, `unknown` when the transport has none (in-process tests).
+    public let remoteAddress: String
+    /// The request id echoed in `X-Request-ID`; set by ``HTTPHygieneMiddleware``.
+    public var requestID: String = ""
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.remoteAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+}

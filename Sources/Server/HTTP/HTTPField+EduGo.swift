@@ -1,0 +1,14 @@
+import HTTPTypes
+
+extension HTTPField.Name {
+    static let xRequestID = HTTPField.Name("X-Request-ID")!
+    static let xTenantID = HTTPField.Name("X-Tenant-ID")!
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+    static let idempotentReplayed = HTTPField.Name("Idempotent-Replayed")!
+    static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
+    static let xFrameOptions = HTTPField.Name("X-Frame-Options")!
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+    static let crossOriginOpenerPolicy = HTTPField.Name("Cross-Origin-Opener-Policy")!
+    static let crossOriginResourcePolicy = HTTPField.Name("Cross-Origin-Resource-Policy")!
+    static let strictTransportSecurity = HTTPField.Name("Strict-Transport-Security")!
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The outermost middleware: request ids, the body size limit, problem+json for every error,
+/// 405 with `Allow`, security headers on every response, and one redacted access-log line.
+struct HTTPHygieneMiddleware: RouterMiddleware {
+    typealias Context = EduGoRequestContext
+
+    let inventory: RouteInventory
+    let maxBodySize: Int
+    let strictTransportSecurity: String?
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let started = ContinuousClock.now
+        var context = context
+        context.requestID = Self.requestID(from: request)
+        context.logger[metadataKey: "request_id"] = .string(context.requestID)
+
+        var response: Response
+        do {
+            if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBodySize {
+                throw APIError.payloadTooLarge(limit: maxBodySize)
+            }
+            response = try await next(request, context)
+        } catch {
+            let apiError = self.apiError(for: error, request: request, context: context)
+            response = Self.problemResponse(apiError, path: request.uri.path, requestID: context.requestID)
+        }
+        applySecurityHeaders(to: &response, requestID: context.requestID)
+        let elapsed = ContinuousClock.now - started
+        context.logger.info(
+            "request",
+            metadata: [
+                "method": .string(request.method.rawValue),
+                // The path only: query strings can carry verification and reset tokens.
+                "path": .string(request.uri.path),
+                "status": .stringConvertible(response.status.code),
+                "ms": .stringConvertible(Int(elapsed.timeInterval * 1000)),
+            ])
+        return response
+    }
+
+    private func apiError(for error: any Error, request: Request, context: Context) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as HTTPError where error.status == .notFound && context.endpointPath == "NotFound":
+            _ = error
+            let allowed = inventory.allowedMethods(for: request.uri.path)
+            if allowed.isEmpty {
+                return .notFound()
+            }
+            var headers = HTTPFields()
+            headers[.allow] = allowed.joined(separator: ", ")
+            return APIError(
+                .methodNotAllowed, code: "method_not_allowed",
+                detail: "\(request.method.rawValue) is not allowed here. Allowed: \(allowed.joined(separator: ", ")).",
+                headers: headers)
+        case let error as HTTPError where error.status == .contentTooLarge:
+            return .payloadTooLarge(limit: maxBodySize)
+        case let error as HTTPError where error.status.code < 500:
+            return APIError(error.status, code: "http_\(error.status.code)", detail: error.status.reasonPhrase)
+        default:
+            context.logger.error("unhandled error", metadata: ["error_type": .string(String(describing: type(of: error)))])
+            return .internalError
+        }
+    }
+
+    static func problemResponse(_ error: APIError, path: String, requestID: String) -> Response {
+        let problem = ProblemDetails(error: error, instance: path, requestID: requestID)
+        let data = (try? APICoding.encoder.encode(problem)) ?? Data(#"{"code":"internal_error"}"#.utf8)
+        var headers = error.headers
+        headers[.contentType] = "application/problem+json"
+        headers[.cacheControl] = "no-store"
+        return Response(status: error.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    private func applySecurityHeaders(to response: inout Response, requestID: String) {
+        response.headers[.xRequestID] = requestID
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[.xFrameOptions] = "DENY"
+        response.headers[.contentSecurityPolicy] = "default-src 'none'; frame-ancestors 'none'"
+        response.headers[.referrerPolicy] = "no-referrer"
+        response.headers[.crossOriginOpenerPolicy] = "same-origin"
+        response.headers[.crossOriginResourcePolicy] = "same-origin"
+        if let strictTransportSecurity {
+            response.headers[.strictTransportSecurity] = strictTransportSecurity
+        }
+        if response.headers[.cacheControl] == nil {
+            response.headers[.cacheControl] = "no-store"
+        }
+        response.headers[.server] = nil
+    }
+
+    /// Echoes a well-formed client request id, otherwise generates one.
+    static func requestID(from request: Request) -> String {
+        if let supplied = request.headers[.xRequestID], (1...128).contains(supplied.count),
+            supplied.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
+        {
+            return supplied
+        }
+        return UUID().uuidString.lowercased()
+    }
+}
+
+extension APIError {
+    static func payloadTooLarge(limit: Int) -> APIError {
+        APIError(.contentTooLarge, code: "payload_too_large", detail: "The request body exceeds \(limit) bytes.")
+    }
+}

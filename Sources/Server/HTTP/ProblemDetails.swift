@@ -1,0 +1,28 @@
+import Foundation
+
+/// The RFC 9457 body of every error response.
+struct ProblemDetails: Encodable {
+    var type: String
+    var title: String
+    var status: Int
+    var detail: String
+    var instance: String
+    var code: String
+    var requestId: String
+    var errors: [APIError.FieldError]?
+    var currentVersion: Int?
+    var current: JSONValue?
+
+    init(error: APIError, instance: String, requestID: String) {
+        self.type = "urn:edugo:problem:\(error.code)"
+        self.title = error.status.reasonPhrase
+        self.status = error.status.code
+        self.detail = error.detail
+        self.instance = instance
+        self.code = error.code
+        self.requestId = requestID
+        self.errors = error.errors.isEmpty ? nil : error.errors
+        self.currentVersion = error.currentVersion
+        self.current = error.current
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+
+/// Strict JSON body reading: media type, size limit, well-formedness, no unknown members.
+enum RequestBody {
+    /// Reads and decodes a JSON object body.
+    ///
+    /// - Throws: `415 unsupported_media_type`, `413 payload_too_large`, `400 malformed_json`, or
+    ///   `400 validation_failed` for unknown members, missing members and wrong types.
+    static func decode<T: Decodable>(
+        _ type: T.Type, from request: Request, allowedKeys: Set<String>, limit: Int
+    ) async throws -> T {
+        let (data, object) = try await readObject(from: request, limit: limit)
+        let unknown = object.keys.filter { !allowedKeys.contains($0) }.sorted()
+        if !unknown.isEmpty {
+            throw APIError.validation(
+                unknown.map { .init(field: $0, code: "unknown_field", message: "is not a recognised field") })
+        }
+        do {
+            return try APICoding.decoder.decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw Self.validationError(error)
+        }
+    }
+
+    /// Reads a JSON object body, returning the raw bytes and the parsed members.
+    static func readObject(from request: Request, limit: Int) async throws -> (Data, [String: JSONValue]) {
+        guard let contentType = request.headers[.contentType], isJSON(contentType) else {
+            throw APIError(
+                .unsupportedMediaType, code: "unsupported_media_type",
+                detail: "Send the body as application/json.")
+        }
+        var request = request
+        let buffer = try await request.collectBody(upTo: limit)
+        let data = Data(buffer: buffer)
+        let value: JSONValue
+        do {
+            value = try APICoding.decoder.decode(JSONValue.self, from: data)
+        } catch {
+            throw APIError(.badRequest, code: "malformed_json", detail: "The request body is not valid JSON.")
+        }
+        guard case .object(let object) = value else {
+            throw APIError(.badRequest, code: "malformed_json", detail: "The request body must be a JSON object.")
+        }
+        return (data, object)
+    }
+
+    static func isJSON(_ contentType: String) -> Bool {
+        let mediaType = contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
+    }
+
+    private static func validationError(_ error: DecodingError) -> APIError {
+        func name(_ path: [any CodingKey]) -> String {
+            let joined = path.map { $0.intValue.map(String.init) ?? snakeCase($0.stringValue) }.joined(separator: ".")
+            return joined.isEmpty ? "body" : joined
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return .validation(field: name(context.codingPath + [key]), code: "required", message: "is required")
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return .validation(field: name(context.codingPath), code: "invalid_type", message: "has the wrong type")
+        case .dataCorrupted(let context):
+            return .validation(field: name(context.codingPath), code: "invalid_value", message: "is not a valid value")
+        @unknown default:
+            return .validation(field: "body", code: "invalid_value", message: "is not valid")
+        }
+    }
+
+    private static func snakeCase(_ key: String) -> String {
+        var result = ""
+        for character in key {
+            if character.isUppercase {
+                result += "_" + character.lowercased()
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}

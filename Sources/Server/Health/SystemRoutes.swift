@@ -1,0 +1,39 @@
+import Foundation
+import Hummingbird
+
+/// Unversioned routes: liveness, the JWKS and the OpenAPI document.
+struct SystemRoutes {
+    let deps: Dependencies
+
+    func register(in routes: inout RouteTable) {
+        routes.add(.get, "/health", health)
+        routes.add(.get, "/.well-known/jwks.json", jwks)
+        routes.add(.get, "/openapi.yaml", openAPI)
+    }
+
+    struct HealthResponse: Encodable {
+        var status: String
+        var database: String
+    }
+
+    @Sendable func health(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let reachable = await deps.tenants.isReachable()
+        return try JSONResponse.make(
+            HealthResponse(status: reachable ? "ok" : "unavailable", database: reachable ? "ok" : "unavailable"),
+            status: reachable ? .ok : .serviceUnavailable)
+    }
+
+    @Sendable func jwks(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        try JSONResponse.make(deps.tokens.jwks, caching: .publicFor(seconds: 300))
+    }
+
+    @Sendable func openAPI(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"),
+            let data = try? Data(contentsOf: url)
+        else { throw APIError.notFound("document") }
+        var headers = HTTPFields()
+        headers[.contentType] = "application/yaml; charset=utf-8"
+        headers[.cacheControl] = "public, max-age=60"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

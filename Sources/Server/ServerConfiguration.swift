@@ -1,0 +1,162 @@
+import Foundation
+import Logging
+
+/// Everything `buildApplication(_:)` needs to know to serve EduGo.
+///
+/// The defaults describe a local development server: loopback only, dev mode on, data under
+/// `./.edugo`. Tests override the clock, the token lifetimes and the rate limits.
+public struct ServerConfiguration: Sendable {
+    /// Where the server keeps its databases and signing keys.
+    public enum Storage: Sendable, Equatable {
+        /// Files under the given directory survive restarts.
+        case directory(URL)
+        /// Nothing touches the disk; everything is gone when the process ends.
+        case inMemory
+    }
+
+    /// Interface to bind, `127.0.0.1` by default.
+    public var host: String
+    /// Port to bind; `0` asks the system for a free one.
+    public var port: Int
+    /// Persistent or in-memory storage.
+    public var storage: Storage
+    /// Enables the `/__dev` endpoints (mailbox, tenant factory) and the demo-login banner.
+    public var devMode: Bool
+    /// Seeds the `demo` and `acme` tenants when the registry is empty.
+    public var seedDemoData: Bool
+    /// Log level for the server's logger.
+    public var logLevel: Logger.Level
+    /// `iss` claim of access tokens.
+    public var issuer: String
+    /// `aud` claim of access tokens.
+    public var audience: String
+    /// Lifetime of an access token.
+    public var accessTokenLifetime: Duration
+    /// Lifetime of a refresh token (each rotation starts a new one).
+    public var refreshTokenLifetime: Duration
+    /// A rotated refresh token presented again within this window returns a fresh pair
+    /// (a lost response) instead of revoking the session family.
+    public var refreshReuseGraceWindow: Duration
+    /// Lifetime of an email verification token.
+    public var verificationTokenLifetime: Duration
+    /// Lifetime of a password reset token.
+    public var resetTokenLifetime: Duration
+    /// bcrypt cost factor. Never below 12 outside tests.
+    public var passwordHashCost: UInt8
+    /// Abuse limits for login, refresh and forgot-password.
+    public var rateLimits: RateLimits
+    /// Largest accepted request body in bytes; larger bodies answer 413.
+    public var maxBodySize: Int
+    /// Value of `Strict-Transport-Security`; `nil` omits the header.
+    public var strictTransportSecurity: String?
+    /// How long idempotency records are kept.
+    public var idempotencyRetention: Duration
+    /// The wall clock. Tests inject a controllable one.
+    public var now: @Sendable () -> Date
+    /// Called once the server listens, with the bound port.
+    public var onServerRunning: (@Sendable (Int) async -> Void)?
+
+    /// Creates a configuration; every parameter has a development default.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        storage: Storage = .directory(URL(fileURLWithPath: ".edugo")),
+        devMode: Bool = true,
+        seedDemoData: Bool = true,
+        logLevel: Logger.Level = .info,
+        issuer: String = "edugo-server",
+        audience: String = "edugo-app",
+        accessTokenLifetime: Duration = .seconds(900),
+        refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600),
+        refreshReuseGraceWindow: Duration = .seconds(10),
+        verificationTokenLifetime: Duration = .seconds(24 * 3600),
+        resetTokenLifetime: Duration = .seconds(30 * 60),
+        passwordHashCost: UInt8 = 12,
+        rateLimits: RateLimits = .standard,
+        maxBodySize: Int = 1 << 20,
+        strictTransportSecurity: String? = "max-age=31536000; includeSubDomains",
+        idempotencyRetention: Duration = .seconds(24 * 3600),
+        now: @escaping @Sendable () -> Date = { Date() },
+        onServerRunning: (@Sendable (Int) async -> Void)? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.storage = storage
+        self.devMode = devMode
+        self.seedDemoData = seedDemoData
+        self.logLevel = logLevel
+        self.issuer = issuer
+        self.audience = audience
+        self.accessTokenLifetime = accessTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.refreshReuseGraceWindow = refreshReuseGraceWindow
+        self.verificationTokenLifetime = verificationTokenLifetime
+        self.resetTokenLifetime = resetTokenLifetime
+        self.passwordHashCost = passwordHashCost
+        self.rateLimits = rateLimits
+        self.maxBodySize = maxBodySize
+        self.strictTransportSecurity = strictTransportSecurity
+        self.idempotencyRetention = idempotencyRetention
+        self.now = now
+        self.onServerRunning = onServerRunning
+    }
+}
+
+/// Sliding-window limits applied to the abuse-prone auth endpoints.
+public struct RateLimits: Sendable, Equatable {
+    /// A number of events allowed within a window.
+    public struct Rule: Sendable, Equatable {
+        /// Events allowed within `window`.
+        public var limit: Int
+        /// The sliding window.
+        public var window: Duration
+
+        /// Creates a rule.
+        public init(limit: Int, window: Duration) {
+            self.limit = limit
+            self.window = window
+        }
+    }
+
+    /// Failed logins per tenant + client address.
+    public var loginPerAddress: Rule
+    /// Failed logins per tenant + account.
+    public var loginPerAccount: Rule
+    /// Refresh attempts per tenant + client address.
+    public var refreshPerAddress: Rule
+    /// Forgot-password requests per tenant + client address.
+    public var forgotPasswordPerAddress: Rule
+    /// Forgot-password requests per tenant + email.
+    public var forgotPasswordPerAccount: Rule
+
+    /// Creates a set of limits.
+    public init(
+        loginPerAddress: Rule, loginPerAccount: Rule, refreshPerAddress: Rule,
+        forgotPasswordPerAddress: Rule, forgotPasswordPerAccount: Rule
+    ) {
+        self.loginPerAddress = loginPerAddress
+        self.loginPerAccount = loginPerAccount
+        self.refreshPerAddress = refreshPerAddress
+        self.forgotPasswordPerAddress = forgotPasswordPerAddress
+        self.forgotPasswordPerAccount = forgotPasswordPerAccount
+    }
+
+    /// Production-like limits: 5 failed logins per account and 20 per address in 15 minutes,
+    /// 60 refreshes a minute per address, 10 forgot-password requests per address and 3 per
+    /// email in 15 minutes.
+    public static let standard = RateLimits(
+        loginPerAddress: Rule(limit: 20, window: .seconds(900)),
+        loginPerAccount: Rule(limit: 5, window: .seconds(900)),
+        refreshPerAddress: Rule(limit: 60, window: .seconds(60)),
+        forgotPasswordPerAddress: Rule(limit: 10, window: .seconds(900)),
+        forgotPasswordPerAccount: Rule(limit: 3, window: .seconds(900))
+    )
+}
+
+extension Duration {
+    /// The duration as a `TimeInterval`.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = self.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import GRDB
+
+/// One tenant's database: the only place that tenant's rows live.
+///
+/// Each tenant gets its own SQLite file (or in-memory database), so a query issued for one
+/// tenant cannot reach another tenant's rows, whatever its `WHERE` clause says.
+struct TenantDatabase: Sendable {
+    let tenantID: TenantID
+    let writer: any DatabaseWriter
+
+    /// Opens (creating if needed) and migrates a tenant database.
+    static func open(tenantID: TenantID, at url: URL?) throws -> TenantDatabase {
+        let writer: any DatabaseWriter
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        if let url {
+            configuration.maximumReaderCount = 4
+            configuration.prepareDatabase { db in
+                // WAL + NORMAL: a committed transaction survives a process crash (`kill -9`);
+                // only an OS crash could lose the last commits.
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+            writer = try DatabasePool(path: url.path, configuration: configuration)
+        } else {
+            writer = try DatabaseQueue(configuration: configuration)
+        }
+        try TenantMigrations.migrator.migrate(writer)
+        return TenantDatabase(tenantID: tenantID, writer: writer)
+    }
+
+    /// Answers whether the database can be read.
+    func isReachable() async -> Bool {
+        (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+    }
+}

@@ -1,0 +1,100 @@
+import GRDB
+
+/// The versioned schema of one tenant's database.
+enum TenantMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "users") { t in
+                t.primaryKey("id", .text)
+                t.column("email", .text).notNull()
+                t.column("email_key", .text).notNull().unique()
+                t.column("password_hash", .text).notNull()
+                t.column("first_name", .text).notNull()
+                t.column("last_name", .text).notNull()
+                t.column("role", .text).notNull().check { ["student", "teacher", "admin"].contains($0) }
+                t.column("email_verified", .boolean).notNull().defaults(to: false)
+                t.column("search_text", .text).notNull()
+                t.column("version", .integer).notNull().defaults(to: 1)
+                t.column("created_at", .datetime).notNull()
+                t.column("updated_at", .datetime).notNull()
+            }
+            try db.create(table: "sessions") { t in
+                t.primaryKey("id", .text)
+                t.column("user_id", .text).notNull().indexed().references("users", onDelete: .cascade)
+                t.column("created_at", .datetime).notNull()
+                t.column("revoked_at", .datetime)
+                t.column("revoke_reason", .text)
+            }
+            try db.create(table: "refresh_tokens") { t in
+                t.primaryKey("token_hash", .text)
+                t.column("session_id", .text).notNull().indexed().references("sessions", onDelete: .cascade)
+                t.column("issued_at", .datetime).notNull()
+                t.column("expires_at", .datetime).notNull()
+                t.column("used_at", .datetime)
+            }
+            try db.create(table: "email_tokens") { t in
+                t.primaryKey("token_hash", .text)
+                t.column("user_id", .text).notNull().indexed().references("users", onDelete: .cascade)
+                t.column("kind", .text).notNull()
+                t.column("created_at", .datetime).notNull()
+                t.column("expires_at", .datetime).notNull()
+                t.column("used_at", .datetime)
+            }
+            try db.create(table: "courses") { t in
+                t.primaryKey("id", .text)
+                t.column("title", .text).notNull()
+                t.column("description", .text).notNull()
+                t.column("category", .text).notNull()
+                t.column("thumbnail_url", .text)
+                t.column("published", .boolean).notNull().defaults(to: false)
+                t.column("teacher_id", .text).notNull().indexed().references("users", onDelete: .restrict)
+                t.column("search_text", .text).notNull()
+                t.column("version", .integer).notNull().defaults(to: 1)
+                t.column("created_at", .datetime).notNull()
+                t.column("updated_at", .datetime).notNull()
+            }
+            try db.create(index: "courses_on_category", on: "courses", columns: ["category", "created_at"])
+            try db.create(table: "lessons") { t in
+                t.primaryKey("id", .text)
+                t.column("course_id", .text).notNull().indexed().references("courses", onDelete: .cascade)
+                t.column("title", .text).notNull()
+                t.column("content", .text).notNull()
+                t.column("order", .integer).notNull()
+                t.column("duration_minutes", .integer).notNull()
+                t.column("video_url", .text)
+                t.column("version", .integer).notNull().defaults(to: 1)
+                t.column("created_at", .datetime).notNull()
+                t.column("updated_at", .datetime).notNull()
+            }
+            try db.create(table: "enrollments") { t in
+                t.column("course_id", .text).notNull().indexed().references("courses", onDelete: .cascade)
+                t.column("user_id", .text).notNull().indexed().references("users", onDelete: .cascade)
+                t.column("enrolled_at", .datetime).notNull()
+                t.primaryKey(["course_id", "user_id"])
+            }
+            try db.create(table: "progress") { t in
+                t.column("user_id", .text).notNull().indexed().references("users", onDelete: .cascade)
+                t.column("lesson_id", .text).notNull().indexed().references("lessons", onDelete: .cascade)
+                t.column("course_id", .text).notNull().indexed().references("courses", onDelete: .cascade)
+                t.column("completed", .boolean).notNull().defaults(to: false)
+                t.column("completed_at", .datetime)
+                t.column("watched_seconds", .integer).notNull().defaults(to: 0)
+                t.column("version", .integer).notNull().defaults(to: 1)
+                t.column("updated_at", .datetime).notNull()
+                t.primaryKey(["user_id", "lesson_id"])
+            }
+            try db.create(table: "idempotency_keys") { t in
+                t.column("user_id", .text).notNull()
+                t.column("key", .text).notNull()
+                t.column("fingerprint", .text).notNull()
+                t.column("status", .integer)
+                t.column("headers", .text)
+                t.column("body", .blob)
+                t.column("created_at", .datetime).notNull().indexed()
+                t.primaryKey(["user_id", "key"])
+            }
+        }
+        return migrator
+    }
+}

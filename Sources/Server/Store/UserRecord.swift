@@ -1,0 +1,47 @@
+import Foundation
+import GRDB
+
+/// A row of `users`. Never encoded into a response: see ``UserResponse``.
+struct UserRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "users"
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+
+    enum Role: String, Codable, Sendable, CaseIterable {
+        case student, teacher, admin
+    }
+
+    var id: String
+    var email: String
+    var emailKey: String
+    var passwordHash: String
+    var firstName: String
+    var lastName: String
+    var role: Role
+    var emailVerified: Bool
+    var searchText: String
+    var version: Int
+    var createdAt: Date
+    var updatedAt: Date
+
+    enum Columns {
+        static let id = Column("id")
+        static let emailKey = Column("email_key")
+        static let role = Column("role")
+        static let searchText = Column("search_text")
+        static let createdAt = Column("created_at")
+    }
+
+    /// Recomputes the derived columns after a change of email or name.
+    mutating func refreshDerivedColumns() {
+        emailKey = Self.emailKey(email)
+        searchText = SearchText.fold([firstName, lastName, email])
+    }
+
+    /// Emails are unique per tenant, compared case-insensitively.
+    static func emailKey(_ email: String) -> String {
+        email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
+}
+
+extension UserRecord.Role: DatabaseValueConvertible {}

@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+import Logging
+
+/// Knows which tenants exist and hands out each tenant's database, opening it once.
+///
+/// The registry itself is a small database (`registry.sqlite`) listing tenants; tenant data
+/// lives in `tenants/<id>.sqlite`.
+actor TenantRegistry {
+    private let registry: any DatabaseWriter
+    private let tenantsDirectory: URL?
+    private var open: [TenantID: TenantDatabase] = [:]
+    private let now: @Sendable () -> Date
+
+    init(storage: ServerConfiguration.Storage, now: @escaping @Sendable () -> Date) throws {
+        self.now = now
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        switch storage {
+        case .directory(let root):
+            let tenants = root.appendingPathComponent("tenants", isDirectory: true)
+            try FileManager.default.createDirectory(
+                at: tenants, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            self.tenantsDirectory = tenants
+            self.registry = try DatabasePool(
+                path: root.appendingPathComponent("registry.sqlite").path, configuration: configuration)
+        case .inMemory:
+            self.tenantsDirectory = nil
+            self.registry = try DatabaseQueue(configuration: configuration)
+        }
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "tenants") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("created_at", .datetime).notNull()
+            }
+        }
+        try migrator.migrate(registry)
+    }
+
+    /// The ids of all tenants, oldest first.
+    func tenantIDs() async throws -> [TenantID] {
+        try await registry.read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM tenants ORDER BY created_at, id").compactMap(TenantID.init)
+        }
+    }
+
+    /// The database of an existing tenant.
+    ///
+    /// - Throws: `404 tenant_not_found` when no such tenant exists.
+    func database(for id: TenantID) async throws -> TenantDatabase {
+        if let database = open[id] { return database }
+        let exists = try await registry.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM tenants WHERE id = ?)", arguments: [id.rawValue])
+        }
+        guard exists == true else { throw APIError.tenantNotFound }
+        if let database = open[id] { return database }
+        let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id))
+        open[id] = database
+        return database
+    }
+
+    /// Creates a tenant with an empty database and runs `seed` on it in the same step.
+    ///
+    /// The registry row is written last, so a tenant is never visible before its seed committed.
+    func createTenant(
+        _ id: TenantID, name: String, seed: @Sendable (TenantDatabase) async throws -> Void
+    ) async throws -> TenantDatabase {
+        let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id))
+        try await seed(database)
+        let created = now()
+        try await registry.write { db in
+            try db.execute(
+                sql: "INSERT INTO tenants (id, name, created_at) VALUES (?, ?, ?)",
+                arguments: [id.rawValue, name, created])
+        }
+        open[id] = database
+        return database
+    }
+
+    /// Whether the registry database answers.
+    func isReachable() async -> Bool {
+        (try? await registry.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+    }
+
+    /// Closes every open database (graceful shutdown).
+    func close() {
+        for database in open.values {
+            try? (database.writer as? DatabasePool)?.close()
+            try? (database.writer as? DatabaseQueue)?.close()
+        }
+        open.removeAll()
+        try? (registry as? DatabasePool)?.close()
+    }
+
+    private func fileURL(for id: TenantID) -> URL? {
+        tenantsDirectory?.appendingPathComponent("\(id.rawValue).sqlite")
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Field rules shared by registration, admin user creation and profile edits.
+enum UserValidation {
+    static func email(_ value: String, field: String = "email") -> APIError.FieldError? {
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
+        guard trimmed.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
+            !trimmed.contains(where: { $0.isWhitespace || $0.isNewline })
+        else {
+            return .init(field: field, code: "invalid_format", message: "must be an email address")
+        }
+        return nil
+    }
+
+    /// 8 to 72 bytes: bcrypt ignores everything past byte 72, so longer passwords are refused
+    /// rather than silently truncated.
+    static func password(_ value: String, field: String = "password") -> APIError.FieldError? {
+        let bytes = value.utf8.count
+        if bytes < 8 { return .init(field: field, code: "too_short", message: "must be at least 8 bytes") }
+        if bytes > 72 { return .init(field: field, code: "too_long", message: "must be at most 72 bytes") }
+        return nil
+    }
+
+    static func name(_ value: String, field: String) -> APIError.FieldError? {
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return .init(field: field, code: "required", message: "must not be empty") }
+        if trimmed.count > 100 { return .init(field: field, code: "too_long", message: "must be at most 100 characters") }
+        return nil
+    }
+}

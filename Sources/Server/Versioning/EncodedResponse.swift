@@ -1,0 +1,33 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+
+/// A response whose body is already bytes, so it can be stored for idempotent replay.
+struct EncodedResponse: Sendable {
+    var status: HTTPResponse.Status
+    var headers: [String: String]
+    var body: Data
+
+    static func json(
+        _ value: some Encodable, status: HTTPResponse.Status = .ok, caching: JSONResponse.Caching = .noStore,
+        headers: [String: String] = [:]
+    ) throws -> EncodedResponse {
+        var all = headers
+        all["Content-Type"] = "application/json; charset=utf-8"
+        all["Cache-Control"] = caching.headerValue
+        return EncodedResponse(status: status, headers: all, body: try APICoding.encoder.encode(value))
+    }
+
+    static func noContent() -> EncodedResponse {
+        EncodedResponse(status: .noContent, headers: [:], body: Data())
+    }
+
+    func response(replayed: Bool = false) -> Response {
+        var fields = HTTPFields()
+        for (name, value) in headers {
+            if let name = HTTPField.Name(name) { fields[name] = value }
+        }
+        if replayed { fields[.idempotentReplayed] = "true" }
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}

@@ -93,5 +93,11 @@ struct DatabaseCloser: Service {
 
 /// The routes of the resource modules (users, courses, lessons, enrollment, progress).
 enum ResourceRoutes {
-    static func register(deps: Dependencies, in routes: inout RouteTable) {}
+    static func register(deps: Dependencies, in routes: inout RouteTable) {
+        UserRoutes(deps: deps).register(in: &routes)
+        CourseRoutes(deps: deps).register(in: &routes)
+        EnrollmentRoutes(deps: deps).register(in: &routes)
+        LessonRoutes(deps: deps).register(in: &routes)
+        ProgressRoutes(deps: deps).register(in: &routes)
+    }
 }

@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+
+/// Who may see and change which courses.
+///
+/// Students see published courses; teachers see published courses and their own drafts; admins
+/// see everything in the tenant. Only the owning teacher or an admin changes a course. A course
+/// the caller may not see answers 404, exactly like one that does not exist.
+enum CourseAccess {
+    /// A request over `courses` restricted to what `identity` may see.
+    static func visible(_ identity: Identity) -> QueryInterfaceRequest<CourseRecord> {
+        switch identity.role {
+        case .admin:
+            CourseRecord.all()
+        case .teacher:
+            CourseRecord.filter(CourseRecord.Columns.published == true || CourseRecord.Columns.teacherId == identity.userID)
+        case .student:
+            CourseRecord.filter(CourseRecord.Columns.published == true)
+        }
+    }
+
+    /// The course, if `identity` may see it.
+    static func fetchVisible(_ db: Database, id: String, identity: Identity) throws -> CourseRecord {
+        guard let course = try visible(identity).filter(CourseRecord.Columns.id == id).fetchOne(db) else {
+            throw APIError.notFound("course")
+        }
+        return course
+    }
+
+    static func canEdit(_ course: CourseRecord, identity: Identity) -> Bool {
+        identity.role == .admin || (identity.role == .teacher && course.teacherId == identity.userID)
+    }
+
+    /// The course, if `identity` may change it: 404 when invisible, 403 when visible but not theirs.
+    static func fetchEditable(_ db: Database, id: String, identity: Identity) throws -> CourseRecord {
+        let course = try fetchVisible(db, id: id, identity: identity)
+        guard canEdit(course, identity: identity) else {
+            throw APIError.forbidden("Only the course's teacher or an admin may change it.")
+        }
+        return course
+    }
+
+    /// Marks the course changed (its lesson count is part of its representation).
+    static func touch(_ db: Database, courseID: String, now: Date) throws {
+        try db.execute(
+            sql: "UPDATE courses SET version = version + 1, updated_at = ? WHERE id = ?", arguments: [now, courseID])
+    }
+}

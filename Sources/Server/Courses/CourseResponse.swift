@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+
+/// The public representation of a course.
+struct CourseResponse: Encodable, Sendable {
+    var id: String
+    var title: String
+    var description: String
+    var category: String
+    var thumbnailUrl: String?
+    var published: Bool
+    var teacherId: String
+    var lessonCount: Int
+    var version: Int
+    var createdAt: Date
+    var updatedAt: Date
+
+    init(_ record: CourseRecord, lessonCount: Int) {
+        self.id = record.id
+        self.title = record.title
+        self.description = record.description
+        self.category = record.category
+        self.thumbnailUrl = record.thumbnailUrl
+        self.published = record.published
+        self.teacherId = record.teacherId
+        self.lessonCount = lessonCount
+        self.version = record.version
+        self.createdAt = record.createdAt
+        self.updatedAt = record.updatedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, description, category, thumbnailUrl, published, teacherId, lessonCount, version, createdAt, updatedAt
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(description, forKey: .description)
+        try container.encode(category, forKey: .category)
+        try container.encode(thumbnailUrl, forKey: .thumbnailUrl)  // null when absent
+        try container.encode(published, forKey: .published)
+        try container.encode(teacherId, forKey: .teacherId)
+        try container.encode(lessonCount, forKey: .lessonCount)
+        try container.encode(version, forKey: .version)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+    }
+
+    /// Loads the response for a stored course, counting its lessons.
+    static func load(_ db: Database, _ record: CourseRecord) throws -> CourseResponse {
+        let count = try LessonRecord.filter(LessonRecord.Columns.courseId == record.id).fetchCount(db)
+        return CourseResponse(record, lessonCount: count)
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// Reads typed members out of a JSON object body, collecting every field error at once.
+///
+/// Bodies are read this way (rather than with `Decodable`) so that PATCH can tell an absent
+/// member from an explicit `null`, and so that unknown and role-forbidden members are caught.
+struct JSONObjectReader {
+    /// A member that may be absent, explicitly null, or present.
+    enum Nullable<Value: Sendable>: Sendable {
+        case absent, null, value(Value)
+    }
+
+    let object: [String: JSONValue]
+    private(set) var errors: [APIError.FieldError] = []
+
+    init(_ object: [String: JSONValue]) {
+        self.object = object
+    }
+
+    /// Refuses members outside `allowed` (400) and members the caller may not write (403).
+    static func checkKeys(_ object: [String: JSONValue], known: Set<String>, writable: Set<String>) throws {
+        let unknown = object.keys.filter { !known.contains($0) }.sorted()
+        if !unknown.isEmpty {
+            throw APIError.validation(unknown.map { .init(field: $0, code: "unknown_field", message: "is not a recognised field") })
+        }
+        let forbidden = object.keys.filter { !writable.contains($0) }.sorted()
+        if !forbidden.isEmpty {
+            throw APIError(
+                .forbidden, code: "field_not_writable",
+                detail: "You may not set: \(forbidden.joined(separator: ", ")).",
+                errors: forbidden.map { .init(field: $0, code: "not_writable", message: "is not writable for your role") })
+        }
+    }
+
+    mutating func string(_ key: String, required: Bool = false, length: ClosedRange<Int>) -> String? {
+        guard let value = object[key] else {
+            if required { fail(key, "required", "is required") }
+            return nil
+        }
+        guard case .string(let string) = value else {
+            fail(key, "invalid_type", "must be a string")
+            return nil
+        }
+        let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard length.contains(trimmed.count) else {
+            fail(key, trimmed.count < length.lowerBound ? "too_short" : "too_long",
+                 "must be \(length.lowerBound) to \(length.upperBound) characters")
+            return nil
+        }
+        return trimmed
+    }
+
+    /// A string member that also accepts `null` (used for optional URLs).
+    mutating func nullableURL(_ key: String) -> Nullable<String> {
+        guard let value = object[key] else { return .absent }
+        switch value {
+        case .null: return .null
+        case .string(let string):
+            guard string.count <= 2048, let url = URL(string: string), let scheme = url.scheme?.lowercased(),
+                ["http", "https"].contains(scheme), url.host?.isEmpty == false
+            else {
+                fail(key, "invalid_format", "must be an http(s) URL")
+                return .absent
+            }
+            return .value(string)
+        default:
+            fail(key, "invalid_type", "must be a string or null")
+            return .absent
+        }
+    }
+
+    mutating func bool(_ key: String) -> Bool? {
+        guard let value = object[key] else { return nil }
+        guard case .bool(let bool) = value else {
+            fail(key, "invalid_type", "must be a boolean")
+            return nil
+        }
+        return bool
+    }
+
+    mutating func int(_ key: String, required: Bool = false, range: ClosedRange<Int>) -> Int? {
+        guard let value = object[key] else {
+            if required { fail(key, "required", "is required") }
+            return nil
+        }
+        guard case .number(let number) = value, number.rounded() == number, abs(number) < 1e15 else {
+            fail(key, "invalid_type", "must be an integer")
+            return nil
+        }
+        let int = Int(number)
+        guard range.contains(int) else {
+            fail(key, "out_of_range", "must be between \(range.lowerBound) and \(range.upperBound)")
+            return nil
+        }
+        return int
+    }
+
+    mutating func oneOf(_ key: String, required: Bool = false, _ allowed: [String]) -> String? {
+        guard let value = string(key, required: required, length: 1...64) else { return nil }
+        guard allowed.contains(value) else {
+            fail(key, "invalid_value", "must be one of: \(allowed.joined(separator: ", "))")
+            return nil
+        }
+        return value
+    }
+
+    mutating func add(_ error: APIError.FieldError?) {
+        if let error { errors.append(error) }
+    }
+
+    func throwIfInvalid() throws {
+        if !errors.isEmpty { throw APIError.validation(errors) }
+    }
+
+    private mutating func fail(_ field: String, _ code: String, _ message: String) {
+        errors.append(.init(field: field, code: code, message: message))
+    }
+}

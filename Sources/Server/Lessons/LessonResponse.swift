@@ -1,0 +1,51 @@
+import Foundation
+
+/// The public representation of a lesson.
+struct LessonResponse: Encodable, Sendable {
+    var id: String
+    var courseId: String
+    var title: String
+    var content: String
+    var order: Int
+    var durationMinutes: Int
+    var videoUrl: String?
+    var version: Int
+    var createdAt: Date
+    var updatedAt: Date
+
+    init(_ record: LessonRecord) {
+        self.id = record.id
+        self.courseId = record.courseId
+        self.title = record.title
+        self.content = record.content
+        self.order = record.order
+        self.durationMinutes = record.durationMinutes
+        self.videoUrl = record.videoUrl
+        self.version = record.version
+        self.createdAt = record.createdAt
+        self.updatedAt = record.updatedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, courseId, title, content, order, durationMinutes, videoUrl, version, createdAt, updatedAt
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(courseId, forKey: .courseId)
+        try container.encode(title, forKey: .title)
+        try container.encode(content, forKey: .content)
+        try container.encode(order, forKey: .order)
+        try container.encode(durationMinutes, forKey: .durationMinutes)
+        try container.encode(videoUrl, forKey: .videoUrl)  // null when absent
+        try container.encode(version, forKey: .version)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+    }
+}
+
+/// `GET /v1/courses/{id}/lessons`.
+struct LessonList: Encodable, Sendable {
+    var items: [LessonResponse]
+}

@@ -1,0 +1,24 @@
+import Foundation
+import Hummingbird
+
+extension Dependencies {
+    /// The shape of every authenticated resource write: authenticate, read the JSON body (when
+    /// the operation takes one), then run the operation under the request's `Idempotency-Key`.
+    func write(
+        _ request: Request, hasBody: Bool = true,
+        _ operation: @escaping @Sendable (Identity, [String: JSONValue]) async throws -> EncodedResponse
+    ) async throws -> Response {
+        let identity = try await authenticator.authenticate(request)
+        var data = Data()
+        var body: [String: JSONValue] = [:]
+        if hasBody {
+            (data, body) = try await RequestBody.readObject(from: request, limit: bodyLimit)
+        }
+        return try await idempotency.perform(
+            key: request.headers[.idempotencyKey], identity: identity, method: request.method.rawValue,
+            path: request.uri.path, body: data
+        ) {
+            try await operation(identity, body)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Hummingbird
+
+/// The version an update was based on, and where the client named it.
+///
+/// `If-Match` that no longer matches answers 412; a stale body `version` answers 409; both carry
+/// the current representation. An update with neither answers 428.
+struct VersionPrecondition: Sendable {
+    enum Source: Sendable { case ifMatch, body, any }
+
+    var version: Int?
+    var source: Source
+
+    /// - Parameter required: `false` for upserts whose first write has no base version.
+    static func from(_ request: Request, body: [String: JSONValue], required: Bool = true) throws -> VersionPrecondition? {
+        if let header = request.headers[.ifMatch] {
+            let tags = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if tags.contains("*") { return VersionPrecondition(version: nil, source: .any) }
+            // Unparseable tags match nothing, so they end in 412 like any stale tag.
+            let version = tags.compactMap(ETag.version(from:)).first ?? -1
+            return VersionPrecondition(version: version, source: .ifMatch)
+        }
+        if let value = body["version"] {
+            guard case .number(let number) = value, number.rounded() == number, number >= 1, number < 1e15 else {
+                throw APIError.validation(field: "version", code: "invalid_type", message: "must be a positive integer")
+            }
+            return VersionPrecondition(version: Int(number), source: .body)
+        }
+        guard required else { return nil }
+        throw APIError(
+            .preconditionRequired, code: "precondition_required",
+            detail: "Name the version this update is based on, in If-Match or in the body's version.")
+    }
+
+    /// Throws the conflict error when `current` has moved on from the base version.
+    func check(currentVersion: Int, current: some Encodable) throws {
+        guard let version, version != currentVersion else { return }
+        let encoded = try JSONValue.encoding(current)
+        switch source {
+        case .ifMatch:
+            throw APIError(
+                .preconditionFailed, code: "version_conflict",
+                detail: "If-Match does not match the current version \(currentVersion).",
+                currentVersion: currentVersion, current: encoded)
+        case .body, .any:
+            throw APIError(
+                .conflict, code: "version_conflict",
+                detail: "The update was based on version \(version), but the current version is \(currentVersion).",
+                currentVersion: currentVersion, current: encoded)
+        }
+    }
+}
+
+/// Strong entity tags of the form `"<version>"`.
+enum ETag {
+    static func header(version: Int) -> String { "\"\(version)\"" }
+
+    /// Reads a version from `"3"` (or a weak `W/"3"`).
+    static func version(from tag: String) -> Int? {
+        var tag = tag
+        if tag.hasPrefix("W/") { tag.removeFirst(2) }
+        guard tag.count >= 3, tag.hasPrefix("\""), tag.hasSuffix("\"") else { return nil }
+        return Int(tag.dropFirst().dropLast())
+    }
+
+    /// Whether `If-None-Match` matches the version (answer 304).
+    static func notModified(_ request: Request, version: Int) -> Bool {
+        guard let header = request.headers[.ifNoneMatch] else { return false }
+        let tags = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return tags.contains("*") || tags.compactMap(version(from:)).contains(version)
+    }
+
+    /// A versioned GET: 304 when the client's tag matches, else 200 with `ETag`.
+    static func respond(
+        _ request: Request, version: Int, caching: JSONResponse.Caching, body: () throws -> some Encodable
+    ) throws -> Response {
+        var headers = HTTPFields()
+        headers[.eTag] = header(version: version)
+        if notModified(request, version: version) {
+            headers[.cacheControl] = caching.headerValue
+            return Response(status: .notModified, headers: headers)
+        }
+        return try JSONResponse.make(body(), caching: caching, headers: headers)
+    }
+}

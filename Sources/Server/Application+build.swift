@@ -18,6 +18,21 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
     var logger = Logger(label: "edugo-server")
     logger.logLevel = configuration.logLevel
 
+    let deps = try await makeDependencies(configuration, logger: logger)
+    let router = buildRouter(deps)
+    var app = Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+        onServerRunning: { channel in
+            await configuration.onServerRunning?(channel.localAddress?.port ?? configuration.port)
+        },
+        logger: logger)
+    app.addServices(DatabaseCloser(tenants: deps.tenants))
+    return app
+}
+
+/// Opens storage (seeding it when empty), loads the signing key and builds the shared services.
+func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) async throws -> Dependencies {
     let tenants = try TenantRegistry(storage: configuration.storage, now: configuration.now)
     let passwords = PasswordHasher(cost: configuration.passwordHashCost)
     if configuration.seedDemoData, try await tenants.tenantIDs().isEmpty {
@@ -26,7 +41,7 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
     let signingKey = try SigningKey.loadOrCreate(storage: configuration.storage)
     let tokens = await TokenService(signingKey: signingKey, configuration: configuration)
     let mailbox = configuration.devMode ? DevMailbox() : nil
-    let deps = Dependencies(
+    return Dependencies(
         configuration: configuration,
         tenants: tenants,
         tokens: tokens,
@@ -37,21 +52,10 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
         mailbox: mailbox,
         idempotency: IdempotencyCoordinator(retention: configuration.idempotencyRetention, now: configuration.now),
         logger: logger)
-
-    let router = buildRouter(deps)
-    var app = Application(
-        router: router,
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-        onServerRunning: { channel in
-            await configuration.onServerRunning?(channel.localAddress?.port ?? configuration.port)
-        },
-        logger: logger)
-    app.addServices(DatabaseCloser(tenants: tenants))
-    return app
 }
 
-/// All routes behind the hygiene middleware.
-func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
+/// Every route the server serves with `deps` (the dev routes only in dev mode).
+func buildRouteTable(_ deps: Dependencies) -> RouteTable {
     var routes = RouteTable()
     SystemRoutes(deps: deps).register(in: &routes)
     AuthRoutes(deps: deps).register(in: &routes)
@@ -59,6 +63,12 @@ func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
     if let mailbox = deps.mailbox {
         DevRoutes(deps: deps, mailbox: mailbox).register(in: &routes)
     }
+    return routes
+}
+
+/// All routes behind the hygiene middleware.
+func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
+    let routes = buildRouteTable(deps)
     let router = Router(context: EduGoRequestContext.self)
     router.add(
         middleware: HTTPHygieneMiddleware(

@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "EduGoServer", targets: ["EduGoServer"]),
         .executable(name: "edugo-server", targets: ["edugo-server"]),
+        .library(name: "EduGoSDK", targets: ["EduGoSDK"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -45,6 +46,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "EduGoSDK",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Sources/SDK",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Account operations: register, sign in and out, password reset, email verification, `me`.
+public struct AuthService: Sendable {
+    let client: APIClient
+
+    public init(client: APIClient) {
+        self.client = client
+    }
+
+    struct Credentials: Encodable, Sendable { var email: String; var password: String }
+    struct Registration: Encodable, Sendable { var email: String; var password: String; var firstName: String; var lastName: String }
+    struct EmailOnly: Encodable, Sendable { var email: String }
+    struct Reset: Encodable, Sendable { var token: String; var password: String }
+
+    /// Session events; each call returns a new stream.
+    public var sessionEvents: AsyncStream<SessionEvent> { client.sessionEvents() }
+
+    /// Creates an account (unverified until ``verifyEmail(token:)``).
+    @discardableResult
+    public func register(email: String, password: String, firstName: String, lastName: String) async throws -> User {
+        try await client.execute(
+            endpoint: .Auth.register,
+            body: Registration(email: email, password: password, firstName: firstName, lastName: lastName))
+    }
+
+    /// Confirms an email with the token from the verification mail.
+    @discardableResult
+    public func verifyEmail(token: String) async throws -> User {
+        try await client.execute(endpoint: .Auth.verifyEmail(token: token))
+    }
+
+    /// Signs in and stores the session.
+    @discardableResult
+    public func login(email: String, password: String) async throws -> User {
+        let response: TokenResponse = try await client.execute(
+            endpoint: .Auth.login, body: Credentials(email: email, password: password))
+        try await client.session.signIn(
+            response.sessionTokens(tenantID: client.configuration.tenantID, now: client.environment.now()))
+        return response.user
+    }
+
+    /// Revokes the session on the server (best effort when offline) and forgets it locally.
+    public func logout() async throws {
+        do {
+            if await client.session.isSignedIn {
+                try await client.perform(endpoint: .Auth.logout)
+            }
+        } catch let error as NetworkError where error.keepsSession || error.statusCode == 401 {
+            // Offline or already revoked: the local sign-out below still happens.
+        }
+        await client.session.clear(emitting: .signedOut)
+    }
+
+    /// Asks for a password-reset mail; the answer is the same whether or not the account exists.
+    public func forgotPassword(email: String) async throws {
+        let response = try await client.send(
+            endpoint: .Auth.forgotPassword, body: JSONCoding.encoder.encode(EmailOnly(email: email)))
+        guard response.isSuccess else { throw NetworkError.from(response: response) }
+    }
+
+    /// Sets a new password with the token from the reset mail.
+    public func resetPassword(token: String, newPassword: String) async throws {
+        try await client.perform(endpoint: .Auth.resetPassword, body: Reset(token: token, password: newPassword))
+    }
+
+    /// The signed-in user, from the server.
+    public func me() async throws -> User {
+        try await client.execute(endpoint: .Auth.me)
+    }
+}

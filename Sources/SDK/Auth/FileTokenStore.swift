@@ -1,0 +1,42 @@
+import Foundation
+
+/// Tokens in files readable only by the user (mode 0600, directory 0700), one file per
+/// tenant + account, replaced atomically. The store for Linux; Apple platforms should prefer
+/// ``KeychainTokenStore``.
+public struct FileTokenStore: TokenStore {
+    public let directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    public func load(_ key: TokenStoreKey) async throws -> SessionTokens? {
+        let url = directory.appendingPathComponent(key.fileName)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let data = try Data(contentsOf: url)
+        return try JSONDecoder().decode(SessionTokens.self, from: data)
+    }
+
+    public func save(_ tokens: SessionTokens, for key: TokenStoreKey) async throws {
+        let manager = FileManager.default
+        try manager.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let data = try JSONEncoder().encode(tokens)
+        let target = directory.appendingPathComponent(key.fileName)
+        let temporary = directory.appendingPathComponent(".\(key.fileName).\(UUID().uuidString).tmp")
+        guard manager.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        // rename(2) replaces the old file atomically: a reader sees the old or the new tokens.
+        guard rename(temporary.path, target.path) == 0 else {
+            try? manager.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown)
+        }
+    }
+
+    public func remove(_ key: TokenStoreKey) async throws {
+        let url = directory.appendingPathComponent(key.fileName)
+        if FileManager.default.fileExists(atPath: url.path) {
+            try FileManager.default.removeItem(at: url)
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// Allows at most `limit` refreshes within `interval`, so a server that keeps answering 401 to
+/// fresh tokens cannot drive the client into a refresh loop.
+public struct RefreshWindow: Sendable, Equatable {
+    public var limit: Int
+    public var interval: Duration
+    private(set) var attempts: [Date] = []
+
+    public init(limit: Int = 5, interval: Duration = .seconds(30)) {
+        self.limit = limit
+        self.interval = interval
+    }
+
+    /// Records an attempt at `now` if the window allows one; returns whether it did.
+    mutating func admit(at now: Date) -> Bool {
+        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        attempts.removeAll { now.timeIntervalSince($0) >= seconds }
+        guard attempts.count < limit else { return false }
+        attempts.append(now)
+        return true
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// Owns the session tokens and refreshes them: single-flight, proactively before expiry, once
+/// after a 401, bounded by a ``RefreshWindow``.
+///
+/// A refresh that fails for lack of network keeps the session (the learner stays signed in
+/// offline); a refresh the server rejects clears the tokens and emits ``SessionEvent/sessionExpired``.
+public actor TokenRefreshCoordinator {
+    /// Exchanges a refresh token for new tokens (a call to `POST /v1/auth/refresh`).
+    public typealias Refresher = @Sendable (_ refreshToken: String) async throws -> SessionTokens
+
+    private let store: any TokenStore
+    private let key: TokenStoreKey
+    private let environment: SDKEnvironment
+    private let leeway: TimeInterval
+    private let refresher: Refresher
+    private let events: SessionEventBroadcaster
+    private var window: RefreshWindow
+    private var tokens: SessionTokens?
+    private var loaded = false
+    private var inFlight: Task<SessionTokens, any Error>?
+
+    init(
+        store: any TokenStore, key: TokenStoreKey, environment: SDKEnvironment, leeway: Duration,
+        window: RefreshWindow, events: SessionEventBroadcaster, refresher: @escaping Refresher
+    ) {
+        self.store = store
+        self.key = key
+        self.environment = environment
+        self.leeway = Double(leeway.components.seconds)
+        self.window = window
+        self.events = events
+        self.refresher = refresher
+    }
+
+    /// The stored tokens, loaded from the ``TokenStore`` on first use.
+    public func currentTokens() async -> SessionTokens? {
+        if !loaded {
+            tokens = try? await store.load(key)
+            loaded = true
+        }
+        return tokens
+    }
+
+    /// Whether a session exists (it may need a refresh before use).
+    public var isSignedIn: Bool {
+        get async { await currentTokens() != nil }
+    }
+
+    /// Stores the tokens of a new sign-in.
+    func signIn(_ new: SessionTokens) async throws {
+        tokens = new
+        loaded = true
+        try await store.save(new, for: key)
+        events.emit(.signedIn(userID: new.userID))
+    }
+
+    /// Forgets the session locally and emits `event`.
+    func clear(emitting event: SessionEvent) async {
+        tokens = nil
+        loaded = true
+        try? await store.remove(key)
+        events.emit(event)
+    }
+
+    /// An access token fit to send: refreshed first when it expires within the leeway.
+    ///
+    /// - Throws: ``NetworkError/unauthorized(code:)`` when signed out, ``NetworkError/sessionExpired``
+    ///   when the server rejected the refresh, or the transport error when offline and the
+    ///   token has already expired.
+    public func validAccessToken() async throws -> String {
+        guard let current = await currentTokens() else { throw NetworkError.unauthorized(code: "not_signed_in") }
+        let now = environment.now()
+        guard now.addingTimeInterval(leeway) >= current.accessTokenExpiresAt else { return current.accessToken }
+        do {
+            return try await refresh(from: current).accessToken
+        } catch let error as NetworkError where error.keepsSession {
+            // Offline or a server hiccup: the old token is still good until it expires.
+            if now < current.accessTokenExpiresAt { return current.accessToken }
+            throw error
+        }
+    }
+
+    /// After a 401: refresh once, unless another caller already replaced the failed token.
+    public func accessTokenAfterUnauthorized(failedToken: String) async throws -> String {
+        guard let current = await currentTokens() else { throw NetworkError.sessionExpired }
+        if current.accessToken != failedToken { return current.accessToken }
+        return try await refresh(from: current).accessToken
+    }
+
+    private func refresh(from current: SessionTokens) async throws -> SessionTokens {
+        if let inFlight { return try await inFlight.value }
+        guard window.admit(at: environment.now()) else {
+            throw NetworkError.unauthorized(code: "refresh_window_exceeded")
+        }
+        let refresher = self.refresher
+        let refreshToken = current.refreshToken
+        let task = Task { try await refresher(refreshToken) }
+        inFlight = task
+        do {
+            let new = try await task.value
+            inFlight = nil
+            tokens = new
+            try? await store.save(new, for: key)
+            events.emit(.refreshed)
+            return new
+        } catch let error as NetworkError where !error.keepsSession {
+            inFlight = nil
+            await clear(emitting: .sessionExpired)
+            throw NetworkError.sessionExpired
+        } catch {
+            inFlight = nil
+            throw error
+        }
+    }
+}
+
+extension NetworkError {
+    /// Failures that say nothing about the refresh token itself: the session is kept.
+    var keepsSession: Bool {
+        switch self {
+        case .noConnection, .timeout, .cancelled, .rateLimited, .serverError, .securityError, .unknown, .decodingError:
+            true
+        default:
+            false
+        }
+    }
+}

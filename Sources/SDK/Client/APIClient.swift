@@ -1,0 +1,174 @@
+import Foundation
+import Logging
+
+/// The network layer: builds requests from ``Endpoint``s, runs them through the interceptor
+/// chain (security guard, logging, auth), retries by ``RetryPolicy`` and maps failures to
+/// ``NetworkError``.
+///
+/// ```swift
+/// let client = APIClient(configuration: APIConfiguration(
+///     baseURL: URL(string: "http://127.0.0.1:8080")!, tenantID: "demo"))
+/// let courses: Page<Course> = try await client.execute(endpoint: .Courses.list())
+/// ```
+public final class APIClient: Sendable {
+    public let configuration: APIConfiguration
+    /// The session's tokens and their refreshing.
+    public let session: TokenRefreshCoordinator
+    let environment: SDKEnvironment
+    let events = SessionEventBroadcaster()
+    private let chain: InterceptorChain
+    private let observers: [any TransportObserver]
+
+    /// - Parameters:
+    ///   - transport: the network; tests pass a stub.
+    ///   - tokenStore: where tokens persist (``FileTokenStore`` on Linux, ``KeychainTokenStore`` on Apple).
+    ///   - interceptors: extra interceptors, run inside the built-in ones.
+    ///   - observers: told about every attempt's outcome (connectivity monitoring).
+    public init(
+        configuration: APIConfiguration, transport: any HTTPTransport = URLSessionTransport(),
+        tokenStore: any TokenStore = InMemoryTokenStore(), environment: SDKEnvironment = .live,
+        interceptors: [any Interceptor] = [], observers: [any TransportObserver] = [],
+        logger: Logger = Logger(label: "edugo.sdk")
+    ) {
+        self.configuration = configuration
+        self.environment = environment
+        self.observers = observers
+        let outer: [any Interceptor] = [
+            SecurityGuardInterceptor(logger: logger), LoggingInterceptor(level: configuration.logLevel, logger: logger),
+        ]
+        let refreshChain = InterceptorChain(interceptors: outer, transport: transport)
+        let events = self.events
+        self.session = TokenRefreshCoordinator(
+            store: tokenStore, key: configuration.tokenKey, environment: environment,
+            leeway: configuration.refreshLeeway, window: configuration.refreshWindow, events: events,
+            refresher: { refreshToken in
+                try await RefreshCall(configuration: configuration, chain: refreshChain, now: environment.now)
+                    .perform(refreshToken: refreshToken)
+            })
+        let auth = AuthInterceptor(tenantID: configuration.tenantID, coordinator: session)
+        self.chain = InterceptorChain(interceptors: outer + [auth] + interceptors, transport: transport)
+    }
+
+    /// Session events (signed in, refreshed, signed out, expired); each call returns a new stream.
+    public func sessionEvents() -> AsyncStream<SessionEvent> {
+        events.subscribe()
+    }
+
+    // MARK: Typed calls
+
+    /// Performs the call and decodes a 2xx body as `T`.
+    ///
+    /// - Parameters:
+    ///   - method: overrides the endpoint's method when given.
+    ///   - body: encoded as JSON in the API's snake_case.
+    /// - Throws: ``NetworkError`` for transport failures and non-2xx answers.
+    public func execute<T: Decodable & Sendable>(
+        endpoint: Endpoint, method: HTTPMethod? = nil, body: (any Encodable & Sendable)? = nil,
+        headers: [String: String] = [:], as type: T.Type = T.self
+    ) async throws -> T {
+        try await executeWithMetadata(endpoint: endpoint, method: method, body: body, headers: headers, as: type).value
+    }
+
+    /// Like ``execute(endpoint:method:body:headers:as:)`` and also returns status, headers and ETag.
+    public func executeWithMetadata<T: Decodable & Sendable>(
+        endpoint: Endpoint, method: HTTPMethod? = nil, body: (any Encodable & Sendable)? = nil,
+        headers: [String: String] = [:], as type: T.Type = T.self
+    ) async throws -> APIResult<T> {
+        let response = try await send(endpoint: endpoint, method: method, body: encode(body), headers: headers)
+        guard response.isSuccess else { throw NetworkError.from(response: response) }
+        do {
+            let value = try JSONCoding.decoder.decode(T.self, from: response.body.isEmpty ? Data("{}".utf8) : response.body)
+            return APIResult(value: value, statusCode: response.statusCode, headers: response.headers, etag: response.etag)
+        } catch {
+            throw NetworkError.decodingError(String(describing: error))
+        }
+    }
+
+    /// Performs a call whose success has no body (204).
+    public func perform(
+        endpoint: Endpoint, method: HTTPMethod? = nil, body: (any Encodable & Sendable)? = nil,
+        headers: [String: String] = [:]
+    ) async throws {
+        let response = try await send(endpoint: endpoint, method: method, body: encode(body), headers: headers)
+        guard response.isSuccess else { throw NetworkError.from(response: response) }
+    }
+
+    // MARK: Raw calls
+
+    /// Sends the request with retries and returns whatever status the server answered
+    /// (including 304 and error statuses).
+    ///
+    /// - Throws: ``NetworkError`` when no response arrived after the retries, or the session is gone.
+    public func send(
+        endpoint: Endpoint, method: HTTPMethod? = nil, body: Data? = nil, headers: [String: String] = [:]
+    ) async throws -> APIResponse {
+        var endpoint = endpoint
+        if let method { endpoint.method = method }
+        var request = APIRequest(
+            endpoint: endpoint, url: try endpoint.url(relativeTo: configuration.baseURL), headers: headers, body: body,
+            timeout: configuration.timeout)
+        request.headers["Accept"] = "application/json"
+        if body != nil { request.headers["Content-Type"] = "application/json" }
+
+        var attempt = 1
+        while true {
+            try Task.checkCancellation()
+            let outcome: RetryPolicy.Outcome
+            do {
+                let response = try await chain.send(request)
+                notify(.response(response.statusCode))
+                outcome = .response(response)
+            } catch {
+                let classified = NetworkError.from(transportError: error)
+                if classified == .noConnection || classified == .timeout { notify(.unreachable) }
+                outcome = .transportError(classified)
+            }
+            let decision = configuration.retryPolicy.decide(
+                attempt: attempt, request: request, outcome: outcome, jitter: environment.jitter(), now: environment.now())
+            switch (decision, outcome) {
+            case (.retry(let delay), _):
+                try await environment.sleep(delay)
+                attempt += 1
+            case (.doNotRetry, .response(let response)):
+                return response
+            case (.doNotRetry, .transportError(let error)):
+                throw error
+            }
+        }
+    }
+
+    private func encode(_ body: (any Encodable & Sendable)?) throws -> Data? {
+        guard let body else { return nil }
+        do {
+            return try JSONCoding.encoder.encode(body)
+        } catch {
+            throw NetworkError.encodingError(String(describing: error))
+        }
+    }
+
+    private func notify(_ event: TransportEvent) {
+        for observer in observers { observer.transportDidFinish(event) }
+    }
+}
+
+/// A decoded body with its response metadata.
+public struct APIResult<Value: Sendable>: Sendable {
+    public var value: Value
+    public var statusCode: Int
+    public var headers: [String: String]
+    public var etag: String?
+}
+
+
+/// What an attempt told us about reachability.
+public enum TransportEvent: Sendable, Equatable {
+    /// The server answered with this status.
+    case response(Int)
+    /// No answer: offline or timed out.
+    case unreachable
+}
+
+/// Observes the outcome of every attempt (the connectivity monitor learns from them).
+public protocol TransportObserver: Sendable {
+    func transportDidFinish(_ event: TransportEvent)
+}

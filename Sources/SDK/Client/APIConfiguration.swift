@@ -1,0 +1,35 @@
+import Foundation
+
+/// How an ``APIClient`` reaches the server and behaves.
+public struct APIConfiguration: Sendable {
+    /// The server's root, e.g. `https://api.edugo.dev` or `http://127.0.0.1:8080`.
+    public var baseURL: URL
+    /// The tenant sent as `X-Tenant-ID`.
+    public var tenantID: String
+    /// The account label under which tokens are stored (multi-account apps set one per account).
+    public var account: String
+    /// Timeout of each attempt.
+    public var timeout: Duration
+    public var retryPolicy: RetryPolicy
+    public var logLevel: LoggingInterceptor.Level
+    /// Refresh the access token when it expires within this interval.
+    public var refreshLeeway: Duration
+    public var refreshWindow: RefreshWindow
+
+    public init(
+        baseURL: URL, tenantID: String, account: String = "default", timeout: Duration = .seconds(30),
+        retryPolicy: RetryPolicy = .default, logLevel: LoggingInterceptor.Level = .minimal,
+        refreshLeeway: Duration = .seconds(120), refreshWindow: RefreshWindow = RefreshWindow()
+    ) {
+        self.baseURL = baseURL
+        self.tenantID = tenantID
+        self.account = account
+        self.timeout = timeout
+        self.retryPolicy = retryPolicy
+        self.logLevel = logLevel
+        self.refreshLeeway = refreshLeeway
+        self.refreshWindow = refreshWindow
+    }
+
+    var tokenKey: TokenStoreKey { TokenStoreKey(tenantID: tenantID, account: account) }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A request on its way to the transport, after the endpoint was turned into a URL.
+public struct APIRequest: Sendable {
+    /// The endpoint it was built from (authentication and idempotency decisions read it).
+    public var endpoint: Endpoint
+    public var url: URL
+    public var method: HTTPMethod
+    /// Header fields; names are compared case-insensitively by ``APIResponse``, set them as shown.
+    public var headers: [String: String]
+    public var body: Data?
+    public var timeout: Duration
+
+    public init(endpoint: Endpoint, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: Duration) {
+        self.endpoint = endpoint
+        self.url = url
+        self.method = endpoint.method
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+
+    /// Whether sending this request twice is safe: an idempotent method, or an `Idempotency-Key`.
+    public var isSafeToRepeat: Bool {
+        method.isIdempotent || headers["Idempotency-Key"] != nil
+    }
+}
+
+/// A response as the transport delivered it.
+public struct APIResponse: Sendable {
+    public var statusCode: Int
+    /// Header fields as received.
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(statusCode: Int, headers: [String: String], body: Data) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A header value, looked up case-insensitively.
+    public func header(_ name: String) -> String? {
+        if let exact = headers[name] { return exact }
+        let lowered = name.lowercased()
+        return headers.first { $0.key.lowercased() == lowered }?.value
+    }
+
+    /// The entity tag, when the server sent one.
+    public var etag: String? { header("ETag") }
+
+    public var isSuccess: Bool { (200..<300).contains(statusCode) }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// The API version prefix of an endpoint.
+public enum APIVersion: String, Sendable {
+    case v1, v2
+}
+
+/// One server operation: method, path segments, query items and how it authenticates.
+///
+/// Paths are kept as segments and percent-encoded one by one when the URL is built, so a user
+/// supplied id such as `../admin` or `a?b` can never change the path or the query.
+public struct Endpoint: Sendable, Hashable {
+    public var method: HTTPMethod
+    /// Path segments after the version prefix, unencoded.
+    public var segments: [String]
+    public var query: [URLQueryItem]
+    /// `nil` for unversioned paths (`/health`).
+    public var version: APIVersion?
+    /// Whether the bearer token is attached (and a 401 triggers one refresh-and-retry).
+    public var requiresAuthentication: Bool
+
+    public init(
+        _ method: HTTPMethod, _ segments: [String], query: [URLQueryItem] = [], version: APIVersion? = .v1,
+        requiresAuthentication: Bool = true
+    ) {
+        self.method = method
+        self.segments = segments
+        self.query = query
+        self.version = version
+        self.requiresAuthentication = requiresAuthentication
+    }
+
+    /// The path as sent, percent-encoded.
+    public var encodedPath: String {
+        let all = (version.map { [$0.rawValue] } ?? []) + segments
+        return "/" + all.map(Self.encodeSegment).joined(separator: "/")
+    }
+
+    /// The full URL under `baseURL` (which may carry a path prefix of its own).
+    public func url(relativeTo baseURL: URL) throws -> URL {
+        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false),
+            components.scheme != nil, components.host != nil
+        else { throw NetworkError.invalidURL(baseURL.absoluteString) }
+        let prefix = components.percentEncodedPath.hasSuffix("/")
+            ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
+        components.percentEncodedPath = prefix + encodedPath
+        if query.isEmpty {
+            components.percentEncodedQuery = nil
+        } else {
+            components.percentEncodedQuery = query.map { item in
+                Self.encodeQuery(item.name) + (item.value.map { "=" + Self.encodeQuery($0) } ?? "")
+            }.joined(separator: "&")
+        }
+        guard let url = components.url else { throw NetworkError.invalidURL(encodedPath) }
+        return url
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// Encodes everything but unreserved characters; `.` and `..` segments are encoded whole so
+    /// they cannot be resolved as dot-segments.
+    static func encodeSegment(_ segment: String) -> String {
+        if segment == "." || segment == ".." {
+            return String(repeating: "%2E", count: segment.count)
+        }
+        return segment.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    static func encodeQuery(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+}
+
+extension Endpoint {
+    /// Query items for `page` and `limit`.
+    static func paging(_ page: Int?, _ limit: Int?) -> [URLQueryItem] {
+        [page.map { URLQueryItem(name: "page", value: String($0)) }, limit.map { URLQueryItem(name: "limit", value: String($0)) }]
+            .compactMap { $0 }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends one request and returns the response. The only seam between the SDK and the network:
+/// tests inject a stub, apps use ``URLSessionTransport``.
+public protocol HTTPTransport: Sendable {
+    /// - Throws: `URLError` (or any error) when no HTTP response arrived.
+    func send(_ request: APIRequest) async throws -> APIResponse
+}
+
+/// ``HTTPTransport`` over one long-lived `URLSession` (FoundationNetworking on Linux).
+public struct URLSessionTransport: HTTPTransport {
+    private let session: URLSession
+
+    /// Creates a transport; the session is kept for the transport's lifetime.
+    public init(configuration: URLSessionConfiguration = .ephemeral) {
+        configuration.httpCookieStorage = nil
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        self.session = URLSession(configuration: configuration)
+    }
+
+    public func send(_ request: APIRequest) async throws -> APIResponse {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method.rawValue
+        urlRequest.timeoutInterval = Double(request.timeout.components.seconds)
+            + Double(request.timeout.components.attoseconds) / 1e18
+        for (name, value) in request.headers {
+            urlRequest.setValue(value, forHTTPHeaderField: name)
+        }
+        urlRequest.httpBody = request.body
+        let (data, response) = try await session.data(for: urlRequest)
+        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+        var headers: [String: String] = [:]
+        for (key, value) in http.allHeaderFields {
+            if let key = key as? String, let value = value as? String { headers[key] = value }
+        }
+        return APIResponse(statusCode: http.statusCode, headers: headers, body: data)
+    }
+}

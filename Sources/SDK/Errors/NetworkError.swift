@@ -1,0 +1,94 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Everything that can go wrong talking to the EduGo API, decoded from the transport error or
+/// the problem+json `code`.
+public enum NetworkError: Error, Sendable, Equatable {
+    case invalidURL(String)
+    /// No route to the server (offline, DNS, refused connection, dropped connection).
+    case noConnection
+    case timeout
+    /// 401: missing, invalid or expired credentials (`code` says which).
+    case unauthorized(code: String?)
+    /// The session ended: the refresh token was rejected and the tokens were cleared.
+    case sessionExpired
+    case forbidden(code: String?)
+    case notFound(code: String?)
+    /// 409/412 version conflict, carrying the server's current state for a merge.
+    case conflict(currentVersion: Int?, current: Data?)
+    /// Any other 409, 412, 422 or 428 refusal with its code.
+    case rejected(status: Int, code: String?)
+    case rateLimited(retryAfter: Duration?)
+    case validation([ProblemDetails.FieldError])
+    case serverError(status: Int, code: String?)
+    case decodingError(String)
+    case encodingError(String)
+    /// The security guard refused the request or response.
+    case securityError(String)
+    case cancelled
+    case unknown(String)
+
+    /// Classifies a transport failure.
+    public static func from(transportError error: any Error) -> NetworkError {
+        if error is CancellationError { return .cancelled }
+        if let error = error as? NetworkError { return error }
+        if let urlError = error as? URLError {
+            switch urlError.code {
+            case .timedOut: return .timeout
+            case .cancelled: return .cancelled
+            case .notConnectedToInternet, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost,
+                .dnsLookupFailed, .internationalRoamingOff, .dataNotAllowed, .callIsActive, .secureConnectionFailed:
+                return .noConnection
+            default: return .unknown("URLError \(urlError.code.rawValue)")
+            }
+        }
+        return .unknown(String(describing: type(of: error)))
+    }
+
+    /// Classifies an HTTP error response by status and problem `code`.
+    public static func from(response: APIResponse) -> NetworkError {
+        let problem = ProblemDetails.decode(response.body)
+        let code = problem?.code
+        switch response.statusCode {
+        case 400 where problem?.errors?.isEmpty == false:
+            return .validation(problem?.errors ?? [])
+        case 401: return .unauthorized(code: code)
+        case 403: return .forbidden(code: code)
+        case 404: return .notFound(code: code)
+        case 408: return .timeout
+        case 409, 412:
+            if code == "version_conflict" {
+                return .conflict(currentVersion: problem?.currentVersion, current: problem?.current)
+            }
+            return .rejected(status: response.statusCode, code: code)
+        case 429: return .rateLimited(retryAfter: RetryAfter.parse(response.header("Retry-After"), now: Date()))
+        case 500...599: return .serverError(status: response.statusCode, code: code)
+        default: return .rejected(status: response.statusCode, code: code)
+        }
+    }
+
+    /// The HTTP status behind the error, when there was one.
+    public var statusCode: Int? {
+        switch self {
+        case .unauthorized, .sessionExpired: 401
+        case .forbidden: 403
+        case .notFound: 404
+        case .conflict: 409
+        case .rejected(let status, _), .serverError(let status, _): status
+        case .rateLimited: 429
+        case .validation: 400
+        default: nil
+        }
+    }
+
+    /// Whether trying again later may succeed.
+    public var isRetryable: Bool {
+        switch self {
+        case .noConnection, .timeout, .rateLimited, .serverError: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// An RFC 9457 problem as the EduGo server sends it.
+public struct ProblemDetails: Sendable, Decodable, Equatable {
+    /// One field-level validation failure.
+    public struct FieldError: Sendable, Decodable, Equatable {
+        public var field: String
+        public var code: String
+        public var message: String
+    }
+
+    public var type: String?
+    public var title: String?
+    public var status: Int?
+    public var detail: String?
+    public var code: String?
+    public var requestId: String?
+    public var errors: [FieldError]?
+    public var currentVersion: Int?
+    /// For version conflicts: the server's current representation, as raw JSON.
+    public var current: Data?
+
+    enum CodingKeys: String, CodingKey {
+        case type, title, status, detail, code, requestId, errors, currentVersion, current
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decodeIfPresent(String.self, forKey: .type)
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        status = try container.decodeIfPresent(Int.self, forKey: .status)
+        detail = try container.decodeIfPresent(String.self, forKey: .detail)
+        code = try container.decodeIfPresent(String.self, forKey: .code)
+        requestId = try container.decodeIfPresent(String.self, forKey: .requestId)
+        errors = try container.decodeIfPresent([FieldError].self, forKey: .errors)
+        currentVersion = try container.decodeIfPresent(Int.self, forKey: .currentVersion)
+        current = try container.decodeIfPresent(RawJSON.self, forKey: .current)?.data
+    }
+
+    /// Decodes a problem body; `nil` when the body is not one.
+    static func decode(_ data: Data) -> ProblemDetails? {
+        try? JSONCoding.decoder.decode(ProblemDetails.self, from: data)
+    }
+}
+
+/// Captures any JSON value and re-encodes it as bytes.
+struct RawJSON: Decodable {
+    let data: Data
+
+    init(from decoder: any Decoder) throws {
+        let value = try AnyJSON(from: decoder)
+        data = try JSONSerialization.data(withJSONObject: value.object, options: [.fragmentsAllowed, .sortedKeys])
+    }
+}
+
+/// A JSON value decoded generically.
+private struct AnyJSON: Decodable {
+    let object: Any
+
+    init(from decoder: any Decoder) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            var items: [Any] = []
+            while !array.isAtEnd { items.append(try array.decode(AnyJSON.self).object) }
+            object = items
+        } else if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
+            var dictionary: [String: Any] = [:]
+            for key in keyed.allKeys { dictionary[key.stringValue] = try keyed.decode(AnyJSON.self, forKey: key).object }
+            object = dictionary
+        } else {
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() {
+                object = NSNull()
+            } else if let bool = try? single.decode(Bool.self) {
+                object = bool
+            } else if let int = try? single.decode(Int.self) {
+                object = int
+            } else if let double = try? single.decode(Double.self) {
+                object = double
+            } else {
+                object = try single.decode(String.self)
+            }
+        }
+    }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}

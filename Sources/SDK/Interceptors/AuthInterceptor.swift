@@ -1,0 +1,21 @@
+/// Adds `X-Tenant-ID` to every request and the bearer token to authenticated ones; after a 401
+/// it refreshes once (single-flight, through the coordinator) and retries the request.
+public struct AuthInterceptor: Interceptor {
+    let tenantID: String
+    let coordinator: TokenRefreshCoordinator
+
+    public func intercept(
+        _ request: APIRequest, next: @Sendable (APIRequest) async throws -> APIResponse
+    ) async throws -> APIResponse {
+        var request = request
+        request.headers["X-Tenant-ID"] = tenantID
+        guard request.endpoint.requiresAuthentication else { return try await next(request) }
+        let token = try await coordinator.validAccessToken()
+        request.headers["Authorization"] = "Bearer \(token)"
+        let response = try await next(request)
+        guard response.statusCode == 401 else { return response }
+        let refreshed = try await coordinator.accessTokenAfterUnauthorized(failedToken: token)
+        request.headers["Authorization"] = "Bearer \(refreshed)"
+        return try await next(request)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+
+/// Refuses plain HTTP except to loopback hosts, and reports responses that lack the security
+/// headers every EduGo server sends (`X-Content-Type-Options`, `X-Frame-Options`).
+public struct SecurityGuardInterceptor: Interceptor {
+    /// Called with the names of missing headers; the default logs a warning.
+    public typealias Reporter = @Sendable (_ missing: [String], _ request: APIRequest) -> Void
+
+    let reporter: Reporter
+
+    public init(reporter: Reporter? = nil, logger: Logger = Logger(label: "edugo.sdk.security")) {
+        self.reporter = reporter ?? { missing, request in
+            logger.warning(
+                "response lacks security headers",
+                metadata: ["missing": .string(missing.joined(separator: ", ")), "path": .string(request.url.path)])
+        }
+    }
+
+    public func intercept(
+        _ request: APIRequest, next: @Sendable (APIRequest) async throws -> APIResponse
+    ) async throws -> APIResponse {
+        guard Self.isAllowed(request.url) else {
+            throw NetworkError.securityError("Plain HTTP is only allowed to loopback hosts: \(request.url.host ?? "?")")
+        }
+        let response = try await next(request)
+        let missing = ["X-Content-Type-Options", "X-Frame-Options"].filter { response.header($0) == nil }
+        if !missing.isEmpty { reporter(missing, request) }
+        return response
+    }
+
+    /// HTTPS anywhere; HTTP only to `localhost`, `127.0.0.0/8` or `::1`.
+    static func isAllowed(_ url: URL) -> Bool {
+        switch url.scheme?.lowercased() {
+        case "https": return true
+        case "http":
+            guard let host = url.host?.lowercased() else { return false }
+            return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        default: return false
+        }
+    }
+}

@@ -45,11 +45,11 @@ public struct LoggingInterceptor: Interceptor {
             metadata["ms"] = .stringConvertible(Self.milliseconds(clock.now - started))
             if level != .minimal { metadata["response_headers"] = .string(Self.describe(headers: response.headers)) }
             if level == .verbose { metadata["response_body"] = .string(Self.redact(body: response.body)) }
-            logger.info("http", metadata: metadata)
+            logger.debug("http", metadata: metadata)
             return response
         } catch {
             metadata["error"] = .string(String(describing: NetworkError.from(transportError: error)))
-            logger.info("http failed", metadata: metadata)
+            logger.debug("http failed", metadata: metadata)
             throw error
         }
     }

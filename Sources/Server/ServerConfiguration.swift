@@ -141,6 +141,17 @@ public struct RateLimits: Sendable, Equatable {
         self.forgotPasswordPerAccount = forgotPasswordPerAccount
     }
 
+    /// Every limit multiplied by `factor` (at least 1): for load tests and fuzzers that hammer
+    /// the auth endpoints from one address.
+    public func scaled(by factor: Int) -> RateLimits {
+        let factor = max(1, factor)
+        func scale(_ rule: Rule) -> Rule { Rule(limit: rule.limit * factor, window: rule.window) }
+        return RateLimits(
+            loginPerAddress: scale(loginPerAddress), loginPerAccount: scale(loginPerAccount),
+            refreshPerAddress: scale(refreshPerAddress), forgotPasswordPerAddress: scale(forgotPasswordPerAddress),
+            forgotPasswordPerAccount: scale(forgotPasswordPerAccount))
+    }
+
     /// Production-like limits: 5 failed logins per account and 20 per address in 15 minutes,
     /// 60 refreshes a minute per address, 10 forgot-password requests per address and 3 per
     /// email in 15 minutes.

@@ -34,6 +34,11 @@ struct EduGoServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. [EDUGO_LOG_LEVEL] (default: info)")
     var logLevel: String?
 
+    @Option(
+        name: .customLong("rate-limit-multiplier"),
+        help: "Multiply every auth rate limit (for load tests and fuzzing). [EDUGO_RATE_LIMIT_MULTIPLIER] (default: 1)")
+    var rateLimitMultiplier: Int?
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let host = self.host ?? environment["EDUGO_HOST"] ?? "127.0.0.1"
@@ -49,6 +54,8 @@ struct EduGoServerCommand: AsyncParsableCommand {
         let dataDirectory = URL(
             fileURLWithPath: self.dataDirectory ?? environment["EDUGO_DATA_DIR"] ?? ".edugo", isDirectory: true
         ).standardizedFileURL
+        let multiplier = try self.rateLimitMultiplier ?? environment["EDUGO_RATE_LIMIT_MULTIPLIER"].map(Self.parseMultiplier) ?? 1
+        guard multiplier >= 1 else { throw ValidationError("--rate-limit-multiplier must be at least 1.") }
         let devMode = self.dev ?? environment["EDUGO_DEV"].map(Self.isTrue) ?? Self.isLoopback(host)
 
         LoggingSystem.bootstrap { label in
@@ -59,6 +66,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
         let storage: ServerConfiguration.Storage = inMemory ? .inMemory : .directory(dataDirectory)
         let configuration = ServerConfiguration(
             host: host, port: port, storage: storage, devMode: devMode, logLevel: level,
+            rateLimits: RateLimits.standard.scaled(by: multiplier),
             onServerRunning: { boundPort in
                 Self.printBanner(host: host, port: boundPort, storage: storage, devMode: devMode)
             })
@@ -88,6 +96,11 @@ struct EduGoServerCommand: AsyncParsableCommand {
     private static func parsePort(_ value: String) throws -> Int {
         guard let port = Int(value) else { throw ValidationError("EDUGO_PORT must be a number.") }
         return port
+    }
+
+    private static func parseMultiplier(_ value: String) throws -> Int {
+        guard let multiplier = Int(value) else { throw ValidationError("EDUGO_RATE_LIMIT_MULTIPLIER must be a number.") }
+        return multiplier
     }
 
     private static func isTrue(_ value: String?) -> Bool {

@@ -25,7 +25,12 @@ struct AccessClaims: JWTPayload, Equatable {
     /// Checks expiry, not-before, issuer and audience.
     func validate(now: Date, issuer: String, audience: String) throws {
         try exp.verifyNotExpired(currentDate: now)
-        try nbf.verifyNotBefore(currentDate: now)
+        // `nbf` is whole seconds and usually equals `iat`: a token is valid from that instant on.
+        // (jwt-kit's `verifyNotBefore` demands `nbf < now`, refusing a fresh token while the clock
+        // still reads the second it was issued in.)
+        guard nbf.value <= now else {
+            throw JWTError.claimVerificationFailure(failedClaim: nbf, reason: "not yet valid")
+        }
         guard iss.value == issuer else {
             throw JWTError.claimVerificationFailure(failedClaim: iss, reason: "wrong issuer")
         }

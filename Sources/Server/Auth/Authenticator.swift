@@ -53,7 +53,11 @@ struct Authenticator: Sendable {
         guard let raw = request.headers[.xTenantID] else {
             throw APIError.validation(field: "X-Tenant-ID", code: "required", message: "header is required")
         }
-        guard let id = TenantID(raw) else { throw APIError.tenantNotFound }
+        guard let id = TenantID(raw) else {
+            throw APIError.validation(
+                field: "X-Tenant-ID", code: "invalid_format",
+                message: "must be 2-63 characters of a-z, 0-9 and '-', starting with a letter or digit")
+        }
         return try await tenants.database(for: id)
     }
 }

@@ -16,8 +16,15 @@ struct PasswordHasher: Sendable {
         return await Self.offloaded { Bcrypt.hash(password, cost: cost) }
     }
 
+    /// Whether `password` is the one `hash` was made from.
+    ///
+    /// bcrypt reads the password as a C string and only its first 72 bytes, so it would accept
+    /// the real password followed by anything after byte 72 or after a NUL byte. Such a password
+    /// can never be the one that was set, and is refused (after the same work, for timing).
     func verify(_ password: String, hash: String) async -> Bool {
-        await Self.offloaded { Bcrypt.verify(password, hash: hash) }
+        let bcryptSeesAll = password.utf8.count <= 72 && !password.utf8.contains(0)
+        let matches = await Self.offloaded { Bcrypt.verify(password, hash: hash) }
+        return bcryptSeesAll && matches
     }
 
     /// Verifies against a fixed hash so that an unknown email costs as much as a wrong password.

@@ -47,8 +47,10 @@ struct EnrollmentRoutes {
         let identity = try await deps.authenticator.authenticate(request)
         let courseID = try request.pathParameter("id", context)
         try await identity.tenant.writer.write { db in
-            _ = try CourseAccess.fetchVisible(db, id: courseID, identity: identity)
-            _ = try EnrollmentRecord.deleteOne(db, key: ["course_id": courseID, "user_id": identity.userID])
+            // The caller's own enrollment goes even when the course was unpublished since (it is
+            // still listed in their courses); otherwise an invisible course answers 404.
+            let left = try EnrollmentRecord.deleteOne(db, key: ["course_id": courseID, "user_id": identity.userID])
+            if !left { _ = try CourseAccess.fetchVisible(db, id: courseID, identity: identity) }
         }
         return JSONResponse.empty()
     }

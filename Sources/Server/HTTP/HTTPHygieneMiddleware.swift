@@ -59,9 +59,11 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
                 .methodNotAllowed, code: "method_not_allowed",
                 detail: "\(request.method.rawValue) is not allowed here. Allowed: \(allowed.joined(separator: ", ")).",
                 headers: headers)
-        case let error as HTTPError where error.status == .contentTooLarge:
+        // Not only HTTPError: a streamed body that outgrows `collectBody(upTo:)` throws NIO's
+        // NIOTooManyBytesError, which Hummingbird makes an HTTPResponseError with status 413.
+        case let error as any HTTPResponseError where error.status == .contentTooLarge:
             return .payloadTooLarge(limit: maxBodySize)
-        case let error as HTTPError where error.status.code < 500:
+        case let error as any HTTPResponseError where error.status.code < 500:
             return APIError(error.status, code: "http_\(error.status.code)", detail: error.status.reasonPhrase)
         default:
             context.logger.error("unhandled error", metadata: ["error_type": .string(String(describing: type(of: error)))])

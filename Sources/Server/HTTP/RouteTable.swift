@@ -35,10 +35,21 @@ public struct RouteInventory: Sendable {
     public let routes: [Route]
 
     /// Methods served for a concrete request path, in a stable order, for the `Allow` header.
+    ///
+    /// Like the router, a literal segment wins over a parameter: `/v1/courses/search` answers
+    /// with the methods of that route only, not those of `/v1/courses/{id}`.
     func allowedMethods(for requestPath: String) -> [String] {
         let segments = Self.segments(requestPath)
-        let methods = routes.filter { Self.matches(template: Self.segments($0.path), path: segments) }.map(\.method)
+        let matching = routes.map { ($0, Self.segments($0.path)) }
+            .filter { Self.matches(template: $0.1, path: segments) }
+        guard let best = matching.map({ Self.specificity($0.1) }).max() else { return [] }
+        let methods = matching.filter { Self.specificity($0.1) == best }.map(\.0.method)
         return Array(Set(methods)).sorted()
+    }
+
+    /// Literal segments as bits, most significant first, so earlier literals weigh more.
+    private static func specificity(_ template: [Substring]) -> Int {
+        template.reduce(0) { ($0 << 1) | ($1.hasPrefix("{") ? 0 : 1) }
     }
 
     private static func segments(_ path: String) -> [Substring] {

@@ -163,7 +163,9 @@ struct UserRoutes {
     private static func applyUpdate(
         deps: Dependencies, request: Request, identity: Identity, targetID: String, body: [String: JSONValue]
     ) async throws -> EncodedResponse {
-        let writable = identity.role == .admin ? updateKeys : selfWritable
+        // Admins manage other accounts; on their own they change only their name, so an admin
+        // cannot lock themselves out by demoting themselves or changing their sign-in email.
+        let writable = identity.role == .admin && targetID != identity.userID ? updateKeys : selfWritable
         try JSONObjectReader.checkKeys(body, known: updateKeys, writable: writable)
         guard let precondition = try VersionPrecondition.from(request, body: body) else { throw APIError.internalError }
         var reader = JSONObjectReader(body)
@@ -183,7 +185,15 @@ struct UserRoutes {
             let before = user
             if let firstName { user.firstName = firstName }
             if let lastName { user.lastName = lastName }
-            if let role { user.role = role }
+            if let role, role != user.role {
+                // A course's teacher must stay a teacher or admin, as course create and update require.
+                if role == .student, try CourseRecord.filter(CourseRecord.Columns.teacherId == user.id).fetchCount(db) > 0 {
+                    throw APIError(
+                        .conflict, code: "user_owns_courses",
+                        detail: "Reassign this teacher's courses before making them a student.")
+                }
+                user.role = role
+            }
             if let email, UserRecord.emailKey(email) != user.emailKey || email != user.email {
                 let key = UserRecord.emailKey(email)
                 let taken = try UserRecord.filter(UserRecord.Columns.emailKey == key && UserRecord.Columns.id != user.id).fetchCount(db) > 0

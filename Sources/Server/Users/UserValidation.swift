@@ -14,12 +14,11 @@ enum UserValidation {
         return nil
     }
 
-    /// 8 to 72 bytes: bcrypt ignores everything past byte 72, so longer passwords are refused
-    /// rather than silently truncated.
+    /// At least 8 characters and at most 72 UTF-8 bytes: bcrypt ignores everything past byte 72,
+    /// so longer passwords are refused rather than silently truncated.
     static func password(_ value: String, field: String = "password") -> APIError.FieldError? {
-        let bytes = value.utf8.count
-        if bytes < 8 { return .init(field: field, code: "too_short", message: "must be at least 8 bytes") }
-        if bytes > 72 { return .init(field: field, code: "too_long", message: "must be at most 72 bytes") }
+        if value.count < 8 { return .init(field: field, code: "too_short", message: "must be at least 8 characters") }
+        if value.utf8.count > 72 { return .init(field: field, code: "too_long", message: "must be at most 72 bytes") }
         return nil
     }
 

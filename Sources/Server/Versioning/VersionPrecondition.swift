@@ -10,21 +10,27 @@ struct VersionPrecondition: Sendable {
 
     var version: Int?
     var source: Source
+    /// Every version an `If-Match` list names: the update proceeds when any of them is current.
+    var alternatives: [Int] = []
 
     /// - Parameter required: `false` for upserts whose first write has no base version.
     static func from(_ request: Request, body: [String: JSONValue], required: Bool = true) throws -> VersionPrecondition? {
+        var bodyVersion: Int?
+        if let value = body["version"] {
+            guard case .number(let number) = value, number.rounded() == number, number >= 1, number < 9.2e18 else {
+                throw APIError.validation(field: "version", code: "invalid_type", message: "must be a positive integer")
+            }
+            bodyVersion = Int(number)
+        }
         if let header = request.headers[.ifMatch] {
-            let tags = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let tags = ETag.list(header)
             if tags.contains("*") { return VersionPrecondition(version: nil, source: .any) }
-            // Unparseable tags match nothing, so they end in 412 like any stale tag.
+            // Tags that are not versions (or not tags at all) match nothing: 412 like a stale tag.
             let version = tags.compactMap(ETag.version(from:)).first ?? -1
             return VersionPrecondition(version: version, source: .ifMatch)
         }
-        if let value = body["version"] {
-            guard case .number(let number) = value, number.rounded() == number, number >= 1, number < 1e15 else {
-                throw APIError.validation(field: "version", code: "invalid_type", message: "must be a positive integer")
-            }
-            return VersionPrecondition(version: Int(number), source: .body)
+        if let bodyVersion {
+            return VersionPrecondition(version: bodyVersion, source: .body)
         }
         guard required else { return nil }
         throw APIError(
@@ -34,7 +40,7 @@ struct VersionPrecondition: Sendable {
 
     /// Throws the conflict error when `current` has moved on from the base version.
     func check(currentVersion: Int, current: some Encodable) throws {
-        guard let version, version != currentVersion else { return }
+        guard let version, version != currentVersion, !alternatives.contains(currentVersion) else { return }
         let encoded = try JSONValue.encoding(current)
         switch source {
         case .ifMatch:
@@ -63,11 +69,17 @@ enum ETag {
         return Int(tag.dropFirst().dropLast())
     }
 
-    /// Whether `If-None-Match` matches the version (answer 304).
+    /// Whether `If-None-Match` matches the version (answer 304). Values that are not entity tags
+    /// match nothing, so the full response is sent.
     static func notModified(_ request: Request, version: Int) -> Bool {
         guard let header = request.headers[.ifNoneMatch] else { return false }
-        let tags = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        return tags.contains("*") || tags.compactMap(version(from:)).contains(version)
+        let tags = list(header)
+        return tags.contains("*") || tags.compactMap(self.version(from:)).contains(version)
+    }
+
+    /// The members of `*` or a comma-separated list of entity tags (RFC 9110 §8.8.3).
+    static func list(_ header: String) -> [String] {
+        header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
     /// A versioned GET: 304 when the client's tag matches, else 200 with `ETag`.

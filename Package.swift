@@ -50,7 +50,10 @@ let package = Package(
         ),
         .target(
             name: "EduGoSDK",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Sources/SDK",
             swiftSettings: swiftSettings
         ),

@@ -56,7 +56,7 @@ public struct AuthService: Sendable {
     public func forgotPassword(email: String) async throws {
         let response = try await client.send(
             endpoint: .Auth.forgotPassword, body: JSONCoding.encoder.encode(EmailOnly(email: email)))
-        guard response.isSuccess else { throw NetworkError.from(response: response) }
+        guard response.isSuccess else { throw NetworkError.from(response: response, now: client.environment.now()) }
     }
 
     /// Sets a new password with the token from the reset mail.

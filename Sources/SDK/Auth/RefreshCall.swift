@@ -20,7 +20,7 @@ struct RefreshCall: Sendable {
         } catch {
             throw NetworkError.from(transportError: error)
         }
-        guard response.isSuccess else { throw NetworkError.from(response: response) }
+        guard response.isSuccess else { throw NetworkError.from(response: response, now: now()) }
         do {
             let pair = try JSONCoding.decoder.decode(TokenResponse.self, from: response.body)
             return pair.sessionTokens(tenantID: configuration.tenantID, now: now())

@@ -27,7 +27,7 @@ public actor TokenRefreshCoordinator {
         self.store = store
         self.key = key
         self.environment = environment
-        self.leeway = Double(leeway.components.seconds)
+        self.leeway = Double(leeway.components.seconds) + Double(leeway.components.attoseconds) / 1e18
         self.window = window
         self.events = events
         self.refresher = refresher
@@ -36,8 +36,13 @@ public actor TokenRefreshCoordinator {
     /// The stored tokens, loaded from the ``TokenStore`` on first use.
     public func currentTokens() async -> SessionTokens? {
         if !loaded {
-            tokens = try? await store.load(key)
-            loaded = true
+            let stored = try? await store.load(key)
+            // Concurrent first callers all load; only the first answer counts. A later one would
+            // overwrite tokens that a refresh (or sign-in) set while this load was suspended.
+            if !loaded {
+                tokens = stored
+                loaded = true
+            }
         }
         return tokens
     }
@@ -66,16 +71,17 @@ public actor TokenRefreshCoordinator {
     /// An access token fit to send: refreshed first when it expires within the leeway.
     ///
     /// - Throws: ``NetworkError/unauthorized(code:)`` when signed out, ``NetworkError/sessionExpired``
-    ///   when the server rejected the refresh, or the transport error when offline and the
-    ///   token has already expired.
+    ///   when the server rejected the refresh, or, once the token has actually expired, the
+    ///   transport error when offline or `refresh_window_exceeded` when refreshes ran out.
     public func validAccessToken() async throws -> String {
         guard let current = await currentTokens() else { throw NetworkError.unauthorized(code: "not_signed_in") }
         let now = environment.now()
         guard now.addingTimeInterval(leeway) >= current.accessTokenExpiresAt else { return current.accessToken }
         do {
             return try await refresh(from: current).accessToken
-        } catch let error as NetworkError where error.keepsSession {
-            // Offline or a server hiccup: the old token is still good until it expires.
+        } catch let error as NetworkError where error.keepsSession || error == Self.windowExceeded {
+            // Offline, a server hiccup, or too many refreshes lately: the old token is still good
+            // until it expires.
             if now < current.accessTokenExpiresAt { return current.accessToken }
             throw error
         }
@@ -88,29 +94,32 @@ public actor TokenRefreshCoordinator {
         return try await refresh(from: current).accessToken
     }
 
+    /// The refusal when the ``RefreshWindow`` is full.
+    static let windowExceeded = NetworkError.unauthorized(code: "refresh_window_exceeded")
+
+    /// Joins the refresh in flight, or starts one. Every caller sees the same outcome.
     private func refresh(from current: SessionTokens) async throws -> SessionTokens {
         if let inFlight { return try await inFlight.value }
-        guard window.admit(at: environment.now()) else {
-            throw NetworkError.unauthorized(code: "refresh_window_exceeded")
-        }
-        let refresher = self.refresher
+        guard window.admit(at: environment.now()) else { throw Self.windowExceeded }
         let refreshToken = current.refreshToken
-        let task = Task { try await refresher(refreshToken) }
+        let task = Task { try await self.exchange(refreshToken) }
         inFlight = task
+        defer { inFlight = nil }
+        return try await task.value
+    }
+
+    /// One call to the refresher with its outcome applied, inside the shared task, so callers
+    /// that joined it get the new tokens or ``NetworkError/sessionExpired`` just as the first does.
+    private func exchange(_ refreshToken: String) async throws -> SessionTokens {
         do {
-            let new = try await task.value
-            inFlight = nil
+            let new = try await refresher(refreshToken)
             tokens = new
             try? await store.save(new, for: key)
             events.emit(.refreshed)
             return new
         } catch let error as NetworkError where !error.keepsSession {
-            inFlight = nil
             await clear(emitting: .sessionExpired)
             throw NetworkError.sessionExpired
-        } catch {
-            inFlight = nil
-            throw error
         }
     }
 }

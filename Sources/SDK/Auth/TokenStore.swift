@@ -11,10 +11,21 @@ public struct TokenStoreKey: Sendable, Hashable {
         self.account = account
     }
 
-    /// A file-name-safe form of the key.
+    /// A file-name-safe form of the key, distinct for distinct keys.
+    ///
+    /// ASCII letters and digits are kept; every other UTF-8 byte (the `-` separator and `_`
+    /// included) becomes `_XX`, so `a-b`/`c` and `a`/`b-c` cannot share a file.
     var fileName: String {
-        let safe = { (value: String) in
-            value.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" ? String($0) : "_" }.joined()
+        func safe(_ value: String) -> String {
+            value.utf8.map { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    String(UnicodeScalar(byte))
+                default:
+                    "_" + String(format: "%02X", byte)
+                }
+            }.joined()
         }
         return "session-\(safe(tenantID))-\(safe(account)).json"
     }

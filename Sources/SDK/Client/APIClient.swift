@@ -75,7 +75,7 @@ public final class APIClient: Sendable {
         headers: [String: String] = [:], as type: T.Type = T.self
     ) async throws -> APIResult<T> {
         let response = try await send(endpoint: endpoint, method: method, body: encode(body), headers: headers)
-        guard response.isSuccess else { throw NetworkError.from(response: response) }
+        guard response.isSuccess else { throw NetworkError.from(response: response, now: environment.now()) }
         do {
             let value = try JSONCoding.decoder.decode(T.self, from: response.body.isEmpty ? Data("{}".utf8) : response.body)
             return APIResult(value: value, statusCode: response.statusCode, headers: response.headers, etag: response.etag)
@@ -90,7 +90,7 @@ public final class APIClient: Sendable {
         headers: [String: String] = [:]
     ) async throws {
         let response = try await send(endpoint: endpoint, method: method, body: encode(body), headers: headers)
-        guard response.isSuccess else { throw NetworkError.from(response: response) }
+        guard response.isSuccess else { throw NetworkError.from(response: response, now: environment.now()) }
     }
 
     // MARK: Raw calls

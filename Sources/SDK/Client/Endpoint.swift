@@ -37,7 +37,11 @@ public struct Endpoint: Sendable, Hashable {
     }
 
     /// The full URL under `baseURL` (which may carry a path prefix of its own).
+    ///
+    /// - Throws: ``NetworkError/invalidURL(_:)`` for a base URL without scheme or host, or an
+    ///   empty segment (an empty id would address the collection: `/v1/users/` instead of a user).
     public func url(relativeTo baseURL: URL) throws -> URL {
+        guard !segments.contains(where: \.isEmpty) else { throw NetworkError.invalidURL(encodedPath) }
         guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false),
             components.scheme != nil, components.host != nil
         else { throw NetworkError.invalidURL(baseURL.absoluteString) }
@@ -76,5 +80,22 @@ extension Endpoint {
     static func paging(_ page: Int?, _ limit: Int?) -> [URLQueryItem] {
         [page.map { URLQueryItem(name: "page", value: String($0)) }, limit.map { URLQueryItem(name: "limit", value: String($0)) }]
             .compactMap { $0 }
+    }
+}
+
+extension Endpoint {
+    /// Rebuilds an endpoint from a method and an encoded path such as `/v1/courses/abc/progress`
+    /// (how the outbox stores requests).
+    init?(method: String, encodedPath: String) {
+        guard let method = HTTPMethod(rawValue: method) else { return nil }
+        var segments = encodedPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        var version: APIVersion?
+        if let first = segments.first, let parsed = APIVersion(rawValue: first) {
+            version = parsed
+            segments.removeFirst()
+        }
+        let decoded = segments.compactMap { $0.removingPercentEncoding }
+        guard decoded.count == segments.count else { return nil }
+        self.init(method, decoded, version: version)
     }
 }

@@ -49,7 +49,9 @@ public enum NetworkError: Error, Sendable, Equatable {
     }
 
     /// Classifies an HTTP error response by status and problem `code`.
-    public static func from(response: APIResponse) -> NetworkError {
+    ///
+    /// - Parameter now: the clock an HTTP-date `Retry-After` is measured from.
+    public static func from(response: APIResponse, now: Date = Date()) -> NetworkError {
         let problem = ProblemDetails.decode(response.body)
         let code = problem?.code
         switch response.statusCode {
@@ -64,7 +66,7 @@ public enum NetworkError: Error, Sendable, Equatable {
                 return .conflict(currentVersion: problem?.currentVersion, current: problem?.current)
             }
             return .rejected(status: response.statusCode, code: code)
-        case 429: return .rateLimited(retryAfter: RetryAfter.parse(response.header("Retry-After"), now: Date()))
+        case 429: return .rateLimited(retryAfter: RetryAfter.parse(response.header("Retry-After"), now: now))
         case 500...599: return .serverError(status: response.statusCode, code: code)
         default: return .rejected(status: response.statusCode, code: code)
         }

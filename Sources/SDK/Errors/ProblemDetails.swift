@@ -54,38 +54,29 @@ struct RawJSON: Decodable {
 }
 
 /// A JSON value decoded generically.
+///
+/// Objects are decoded as `[String: AnyJSON]`, never through a keyed container: the API's decoder
+/// converts keyed-container keys from snake_case, which would hand back `teacherId` where the
+/// server wrote `teacher_id`. Dictionary keys are left exactly as received.
 private struct AnyJSON: Decodable {
     let object: Any
 
     init(from decoder: any Decoder) throws {
-        if var array = try? decoder.unkeyedContainer() {
-            var items: [Any] = []
-            while !array.isAtEnd { items.append(try array.decode(AnyJSON.self).object) }
-            object = items
-        } else if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
-            var dictionary: [String: Any] = [:]
-            for key in keyed.allKeys { dictionary[key.stringValue] = try keyed.decode(AnyJSON.self, forKey: key).object }
-            object = dictionary
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            object = NSNull()
+        } else if let bool = try? single.decode(Bool.self) {
+            object = bool
+        } else if let int = try? single.decode(Int.self) {
+            object = int
+        } else if let double = try? single.decode(Double.self) {
+            object = double
+        } else if let string = try? single.decode(String.self) {
+            object = string
+        } else if let array = try? single.decode([AnyJSON].self) {
+            object = array.map(\.object)
         } else {
-            let single = try decoder.singleValueContainer()
-            if single.decodeNil() {
-                object = NSNull()
-            } else if let bool = try? single.decode(Bool.self) {
-                object = bool
-            } else if let int = try? single.decode(Int.self) {
-                object = int
-            } else if let double = try? single.decode(Double.self) {
-                object = double
-            } else {
-                object = try single.decode(String.self)
-            }
+            object = try single.decode([String: AnyJSON].self).mapValues(\.object)
         }
-    }
-
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 }

@@ -35,8 +35,15 @@ public struct SecurityGuardInterceptor: Interceptor {
         case "https": return true
         case "http":
             guard let host = url.host?.lowercased() else { return false }
-            return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+            return host == "localhost" || host == "::1" || host == "[::1]" || isIPv4Loopback(host)
         default: return false
         }
+    }
+
+    /// A dotted-quad literal in `127.0.0.0/8`; a name such as `127.example.com` is not one.
+    private static func isIPv4Loopback(_ host: String) -> Bool {
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127"
+            && octets.allSatisfy { UInt8($0) != nil && $0.allSatisfy { "0"..."9" ~= $0 } }
     }
 }

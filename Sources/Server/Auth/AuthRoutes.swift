@@ -147,6 +147,11 @@ struct AuthRoutes {
             else { throw APIError.invalidEmailToken }
             token.usedAt = now
             try token.update(db)
+            // Every other outstanding reset token of the user dies with this one: a leaked older
+            // mail must not reset the password the user just chose.
+            try db.execute(
+                sql: "UPDATE email_tokens SET used_at = ? WHERE user_id = ? AND kind = ? AND used_at IS NULL",
+                arguments: [now, user.id, EmailTokenRecord.Kind.resetPassword.rawValue])
             user.passwordHash = newHash
             user.version += 1
             user.updatedAt = now

@@ -17,17 +17,19 @@ struct VersionPrecondition: Sendable {
     static func from(_ request: Request, body: [String: JSONValue], required: Bool = true) throws -> VersionPrecondition? {
         var bodyVersion: Int?
         if let value = body["version"] {
-            guard case .number(let number) = value, number.rounded() == number, number >= 1, number < 9.2e18 else {
+            guard case .number(let number) = value, number.rounded() == number, number >= 1 else {
                 throw APIError.validation(field: "version", code: "invalid_type", message: "must be a positive integer")
             }
-            bodyVersion = Int(number)
+            // Beyond Int.max no version can match; clamp instead of trapping on the conversion.
+            bodyVersion = Int(exactly: number) ?? Int.max
         }
         if let header = request.headers[.ifMatch] {
             let tags = ETag.list(header)
             if tags.contains("*") { return VersionPrecondition(version: nil, source: .any) }
             // Tags that are not versions (or not tags at all) match nothing: 412 like a stale tag.
-            let version = tags.compactMap(ETag.version(from:)).first ?? -1
-            return VersionPrecondition(version: version, source: .ifMatch)
+            // If-Match compares strongly (RFC 9110 §13.1.1), so a weak tag matches nothing either.
+            let versions = tags.filter { !$0.hasPrefix("W/") }.compactMap(ETag.version(from:))
+            return VersionPrecondition(version: versions.first ?? -1, source: .ifMatch, alternatives: versions)
         }
         if let bodyVersion {
             return VersionPrecondition(version: bodyVersion, source: .body)

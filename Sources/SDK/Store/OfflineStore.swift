@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+
+/// The SDK's local database for one tenant and one user: cached entities, the HTTP cache, the
+/// outbox, dead letters, conflicts and settings.
+///
+/// Each signed-in user gets their own file (`<directory>/<tenant>/<user>.sqlite`), so a second
+/// user on the same device cannot read the first one's data, and signing out deletes the file.
+public final class OfflineStore: Sendable {
+    /// The database connection (a WAL pool on disk, a queue in memory).
+    public let writer: any DatabaseWriter
+    /// The file, `nil` in memory.
+    public let fileURL: URL?
+    public let tenantID: String
+    public let userID: String
+
+    private init(writer: any DatabaseWriter, fileURL: URL?, tenantID: String, userID: String) throws {
+        self.writer = writer
+        self.fileURL = fileURL
+        self.tenantID = tenantID
+        self.userID = userID
+        try OfflineStoreMigrations.migrator.migrate(writer)
+    }
+
+    /// Opens (creating and migrating) the store of `userID` in `tenantID` under `directory`.
+    public static func open(directory: URL, tenantID: String, userID: String) throws -> OfflineStore {
+        let folder = directory.appendingPathComponent(Self.safe(tenantID), isDirectory: true)
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let url = folder.appendingPathComponent("\(Self.safe(userID)).sqlite")
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        let pool = try DatabasePool(path: url.path, configuration: configuration)
+        return try OfflineStore(writer: pool, fileURL: url, tenantID: tenantID, userID: userID)
+    }
+
+    /// A store that lives in memory only (tests, previews).
+    public static func inMemory(tenantID: String, userID: String) throws -> OfflineStore {
+        try OfflineStore(writer: DatabaseQueue(), fileURL: nil, tenantID: tenantID, userID: userID)
+    }
+
+    /// Closes the database and deletes its files (sign-out).
+    func destroy() throws {
+        try (writer as? DatabasePool)?.close()
+        try (writer as? DatabaseQueue)?.close()
+        guard let fileURL else { return }
+        for suffix in ["", "-wal", "-shm"] {
+            let url = URL(fileURLWithPath: fileURL.path + suffix)
+            if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+        }
+    }
+
+    private static func safe(_ value: String) -> String {
+        value.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" ? String($0) : "_" }.joined()
+    }
+}

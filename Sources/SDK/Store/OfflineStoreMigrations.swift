@@ -1,0 +1,81 @@
+import GRDB
+
+/// The versioned schema of the SDK's local database. Migrations only ever add: unsent work in
+/// the outbox and the cache survive every upgrade.
+enum OfflineStoreMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "entities") { t in
+                t.column("kind", .text).notNull()
+                t.column("id", .text).notNull()
+                t.column("parent_id", .text)
+                t.column("sort_key", .text).notNull().defaults(to: "")
+                t.column("json", .blob).notNull()
+                t.column("version", .integer)
+                t.column("fetched_at", .datetime).notNull()
+                t.primaryKey(["kind", "id"])
+            }
+            try db.create(index: "entities_by_parent", on: "entities", columns: ["kind", "parent_id", "sort_key"])
+            try db.create(table: "http_cache") { t in
+                t.primaryKey("key", .text)
+                t.column("status", .integer).notNull()
+                t.column("headers", .blob).notNull()
+                t.column("body", .blob).notNull()
+                t.column("etag", .text)
+                t.column("stored_at", .datetime).notNull()
+            }
+            try db.create(table: "outbox") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("resource", .text).notNull().indexed()
+                t.column("operation", .text).notNull()
+                t.column("method", .text).notNull()
+                t.column("path", .text).notNull()
+                t.column("body", .blob)
+                t.column("base_version", .integer)
+                t.column("base_json", .blob)
+                t.column("idempotency_key", .text).notNull().unique()
+                t.column("created_at", .datetime).notNull()
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("next_attempt_at", .datetime)
+                t.column("last_error", .text)
+            }
+            try db.create(table: "dead_letters") { t in
+                t.primaryKey("id", .integer)
+                t.column("resource", .text).notNull()
+                t.column("operation", .text).notNull()
+                t.column("method", .text).notNull()
+                t.column("path", .text).notNull()
+                t.column("body", .blob)
+                t.column("base_version", .integer)
+                t.column("base_json", .blob)
+                t.column("idempotency_key", .text).notNull()
+                t.column("created_at", .datetime).notNull()
+                t.column("failed_at", .datetime).notNull()
+                t.column("reason", .text).notNull()
+                t.column("status", .integer)
+                t.column("problem", .blob)
+            }
+            try db.create(table: "conflicts") { t in
+                t.primaryKey("id", .integer)
+                t.column("resource", .text).notNull()
+                t.column("operation", .text).notNull()
+                t.column("method", .text).notNull()
+                t.column("path", .text).notNull()
+                t.column("body", .blob)
+                t.column("base_version", .integer)
+                t.column("base_json", .blob)
+                t.column("idempotency_key", .text).notNull()
+                t.column("created_at", .datetime).notNull()
+                t.column("server_version", .integer)
+                t.column("server_json", .blob)
+                t.column("detected_at", .datetime).notNull()
+            }
+            try db.create(table: "settings") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+        }
+        return migrator
+    }
+}

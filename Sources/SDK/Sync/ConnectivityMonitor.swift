@@ -1,0 +1,111 @@
+import Foundation
+
+#if canImport(Network)
+import Network
+#endif
+
+/// Knows whether the server can be reached.
+///
+/// It learns from every request the ``APIClient`` makes (any HTTP answer means reachable; a
+/// transport failure means not), and while offline its ``run()`` probes `GET /health` with a
+/// growing delay. On Apple platforms `NWPathMonitor` also reports when the device loses or
+/// regains a network path, which triggers a probe at once.
+public final class ConnectivityMonitor: TransportObserver, Sendable {
+    private let state: Broadcaster<Bool>
+    private let probe: @Sendable () async -> Bool
+    private let environment: SDKEnvironment
+    private let maximumDelay: Duration
+
+    /// - Parameters:
+    ///   - probe: answers whether the server responds (usually `GET /health`).
+    ///   - initiallyConnected: the assumption before anything was learned.
+    public init(
+        initiallyConnected: Bool = true, environment: SDKEnvironment = .live, maximumDelay: Duration = .seconds(30),
+        probe: @escaping @Sendable () async -> Bool
+    ) {
+        self.state = Broadcaster(initiallyConnected)
+        self.environment = environment
+        self.maximumDelay = maximumDelay
+        self.probe = probe
+    }
+
+    /// Probes `baseURL/health` through `transport`.
+    public convenience init(baseURL: URL, transport: any HTTPTransport = URLSessionTransport(), environment: SDKEnvironment = .live) {
+        self.init(environment: environment) {
+            guard let url = try? Endpoint.health.url(relativeTo: baseURL) else { return false }
+            let request = APIRequest(endpoint: .health, url: url, timeout: .seconds(5))
+            return ((try? await transport.send(request))?.statusCode).map { $0 < 500 } ?? false
+        }
+    }
+
+    public var isConnected: Bool { state.value }
+
+    /// The current state, then every change.
+    public func updates() -> AsyncStream<Bool> {
+        state.subscribe()
+    }
+
+    public func transportDidFinish(_ event: TransportEvent) {
+        switch event {
+        case .response: set(true)
+        case .unreachable: set(false)
+        }
+    }
+
+    /// Records what was learned about the connection; only changes are published.
+    public func set(_ connected: Bool) {
+        state.update { $0 = connected }
+    }
+
+    /// Probes while offline, with a delay growing from 1 s to `maximumDelay`, until cancelled.
+    public func run() async {
+        #if canImport(Network)
+        let path = PathWatcher(monitor: self)
+        path.start()
+        defer { path.stop() }
+        #endif
+        var delay = Duration.seconds(1)
+        while !Task.isCancelled {
+            if state.value {
+                delay = .seconds(1)
+                for await connected in updates() where !connected { break }
+                continue
+            }
+            if await probe() {
+                state.update { $0 = true }
+                continue
+            }
+            do {
+                try await environment.sleep(delay)
+            } catch {
+                return
+            }
+            delay = min(delay * 2, maximumDelay)
+        }
+    }
+}
+
+#if canImport(Network)
+/// Forwards `NWPathMonitor` changes: an unsatisfied path means offline; a satisfied one asks for
+/// a probe (the path being up does not prove the server is).
+private final class PathWatcher: Sendable {
+    private let monitor: NWPathMonitor
+    private weak let connectivity: ConnectivityMonitor?
+
+    init(monitor connectivity: ConnectivityMonitor) {
+        self.monitor = NWPathMonitor()
+        self.connectivity = connectivity
+    }
+
+    func start() {
+        monitor.pathUpdateHandler = { [weak connectivity] path in
+            if path.status != .satisfied { connectivity?.set(false) }
+        }
+        monitor.start(queue: DispatchQueue(label: "edugo.sdk.path-monitor"))
+    }
+
+    func stop() {
+        monitor.cancel()
+    }
+}
+#endif

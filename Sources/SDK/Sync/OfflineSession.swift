@@ -1,0 +1,123 @@
+import Foundation
+import Synchronization
+
+/// Everything offline-first for one signed-in user: their local store, the sync engine and the
+/// repositories. Create it with ``EduGoClient/signIn(email:password:)`` or
+/// ``EduGoClient/resumeSession()``; run ``run()`` for as long as the session is in use.
+public final class OfflineSession: Sendable {
+    public let store: OfflineStore
+    public let engine: SyncEngine
+    public let cache: ResponseCache
+    public let courses: CourseRepository
+    public let progress: ProgressRepository
+    public let profile: ProfileRepository
+    public let enrollment: EnrollmentRepository
+    public let preferences: Preferences
+
+    init(client: APIClient, store: OfflineStore, monitor: ConnectivityMonitor, policy: ConflictPolicy, environment: SDKEnvironment) {
+        self.store = store
+        self.cache = ResponseCache(client: client, store: store, now: environment.now)
+        self.engine = SyncEngine(
+            client: client, store: store, monitor: monitor, cache: cache, policy: policy, environment: environment)
+        self.courses = CourseRepository(store: store, engine: engine)
+        self.progress = ProgressRepository(store: store, engine: engine, now: environment.now)
+        self.profile = ProfileRepository(store: store, engine: engine)
+        self.enrollment = EnrollmentRepository(store: store, engine: engine)
+        self.preferences = Preferences(store: store)
+    }
+
+    /// Syncs in the background (drains at start, on reconnect, after writes, when retries fall
+    /// due; refreshes cached collections) until the calling task is cancelled.
+    public func run() async {
+        await engine.run()
+    }
+}
+
+/// Refusals of ``EduGoClient/signOut(discardingPendingChanges:)``.
+public enum SignOutError: Error, Equatable, Sendable {
+    /// Writes are still waiting; sign out with `discardingPendingChanges: true` to drop them.
+    case pendingChanges(count: Int)
+}
+
+/// The SDK's front door: the network client, auth, connectivity and, once signed in, the
+/// offline session of the current user.
+///
+/// ```swift
+/// let edugo = EduGoClient(configuration: config, dataDirectory: appSupport)
+/// let session = try await edugo.signIn(email: email, password: password)
+/// let syncing = Task { await session.run() }   // owned by the app, cancelled on sign-out
+/// try await session.progress.record(courseID: c, lessonID: l, watchedSeconds: 90)
+/// ```
+public final class EduGoClient: Sendable {
+    public let api: APIClient
+    public let auth: AuthService
+    public let monitor: ConnectivityMonitor
+    public let dataDirectory: URL
+    let policy: ConflictPolicy
+    let environment: SDKEnvironment
+    private let current = Mutex<OfflineSession?>(nil)
+
+    /// - Parameters:
+    ///   - dataDirectory: where local stores live (one per tenant and user).
+    ///   - tokenStore: defaults to a ``FileTokenStore`` under `dataDirectory`.
+    public init(
+        configuration: APIConfiguration, dataDirectory: URL, tokenStore: (any TokenStore)? = nil,
+        transport: any HTTPTransport = URLSessionTransport(), environment: SDKEnvironment = .live,
+        conflictPolicy: ConflictPolicy = ConflictPolicy()
+    ) {
+        let monitor = ConnectivityMonitor(baseURL: configuration.baseURL, transport: transport, environment: environment)
+        self.monitor = monitor
+        self.api = APIClient(
+            configuration: configuration, transport: transport,
+            tokenStore: tokenStore ?? FileTokenStore(directory: dataDirectory.appendingPathComponent("session", isDirectory: true)),
+            environment: environment, observers: [monitor])
+        self.auth = AuthService(client: api)
+        self.dataDirectory = dataDirectory
+        self.policy = conflictPolicy
+        self.environment = environment
+    }
+
+    /// Signs in and opens the user's offline session.
+    public func signIn(email: String, password: String) async throws -> OfflineSession {
+        let user = try await auth.login(email: email, password: password)
+        let session = try openSession(userID: user.id)
+        try await session.store.writer.write { [environment] db in
+            try CachedEntity.make(user, kind: .profile, id: "me", version: user.version, at: environment.now()).save(db)
+        }
+        return session
+    }
+
+    /// The offline session of the user whose tokens are stored, or `nil` when signed out. Works
+    /// offline: nothing is fetched.
+    public func resumeSession() async throws -> OfflineSession? {
+        guard let tokens = await api.session.currentTokens() else { return nil }
+        return try openSession(userID: tokens.userID)
+    }
+
+    /// Signs out: revokes the session on the server (when reachable), forgets the tokens and
+    /// deletes the user's local store. Cancel the task running the session's ``OfflineSession/run()``
+    /// first.
+    ///
+    /// - Throws: ``SignOutError/pendingChanges(count:)`` while writes are waiting, unless
+    ///   `discardingPendingChanges` is true.
+    public func signOut(discardingPendingChanges: Bool = false) async throws {
+        if let session = try await resumeSession() {
+            let pending = try await session.engine.outbox.pending().count
+            if pending > 0 && !discardingPendingChanges { throw SignOutError.pendingChanges(count: pending) }
+            current.withLock { $0 = nil }
+            try session.store.destroy()
+        }
+        try await auth.logout()
+    }
+
+    /// The open session of `userID`, opening its store the first time (one store per user).
+    private func openSession(userID: String) throws -> OfflineSession {
+        try current.withLock { current in
+            if let session = current, session.store.userID == userID { return session }
+            let store = try OfflineStore.open(directory: dataDirectory, tenantID: api.configuration.tenantID, userID: userID)
+            let session = OfflineSession(client: api, store: store, monitor: monitor, policy: policy, environment: environment)
+            current = session
+            return session
+        }
+    }
+}

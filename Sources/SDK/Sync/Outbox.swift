@@ -1,0 +1,101 @@
+import Foundation
+import GRDB
+
+/// The persistent queue of writes made while the server could not be reached (or before it
+/// answered). Items replay in order per resource, each with the `Idempotency-Key` it got at
+/// enqueue time, so a replay after a lost response is applied once.
+///
+/// Enqueueing coalesces with the resource's last item that was never sent: two updates become
+/// one, a create followed by an update stays one create, and a create followed by a delete
+/// leaves nothing. Items already attempted are never rewritten (their key may be on the server).
+public struct Outbox: Sendable {
+    let store: OfflineStore
+    let now: @Sendable () -> Date
+    let makeKey: @Sendable () -> String
+
+    public init(store: OfflineStore, now: @escaping @Sendable () -> Date = { Date() }, makeKey: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }) {
+        self.store = store
+        self.now = now
+        self.makeKey = makeKey
+    }
+
+    /// Queues `write`; returns the item that now carries it, or `nil` when it cancelled an unsent
+    /// creation (create + delete).
+    @discardableResult
+    public func enqueue(_ write: PendingWrite) async throws -> OutboxItem? {
+        let created = now()
+        let key = makeKey()
+        return try await store.writer.write { db -> OutboxItem? in
+            if var last = try OutboxItem
+                .filter(OutboxItem.Columns.resource == write.resource)
+                .order(OutboxItem.Columns.id.desc).fetchOne(db), last.attempts == 0
+            {
+                switch (last.operation, write.operation) {
+                case (.create, .update), (.update, .update):
+                    last.body = JSONObject.merge(last.body, write.body)
+                    try last.update(db)
+                    return last
+                case (.create, .delete):
+                    try last.delete(db)
+                    return nil
+                case (.update, .delete):
+                    last.operation = .delete
+                    last.method = write.method.rawValue
+                    last.path = write.endpoint.encodedPath
+                    last.body = nil
+                    try last.update(db)
+                    return last
+                default:
+                    break
+                }
+            }
+            var item = OutboxItem(
+                id: nil, resource: write.resource, operation: write.operation, method: write.method.rawValue,
+                path: write.endpoint.encodedPath, body: write.body, baseVersion: write.baseVersion,
+                baseJson: write.baseJson, idempotencyKey: key, createdAt: created, attempts: 0, nextAttemptAt: nil,
+                lastError: nil)
+            try item.insert(db)
+            return item
+        }
+    }
+
+    /// Every pending item, oldest first.
+    public func pending() async throws -> [OutboxItem] {
+        try await store.writer.read { db in try OutboxItem.order(OutboxItem.Columns.id).fetchAll(db) }
+    }
+
+    /// Whether writes to `resource` are still waiting.
+    public func hasPending(resource: String) async throws -> Bool {
+        try await store.writer.read { db in
+            try OutboxItem.filter(OutboxItem.Columns.resource == resource).fetchCount(db) > 0
+        }
+    }
+
+    /// Writes the server refused, newest first.
+    public func deadLetters() async throws -> [DeadLetter] {
+        try await store.writer.read { db in try DeadLetter.order(Column("failed_at").desc).fetchAll(db) }
+    }
+
+    /// Moves a dead letter back into the outbox to be tried again.
+    public func retryDeadLetter(id: Int64) async throws {
+        try await store.writer.write { db in
+            guard let letter = try DeadLetter.fetchOne(db, key: id) else { return }
+            var item = OutboxItem(
+                id: nil, resource: letter.resource, operation: letter.operation, method: letter.method, path: letter.path,
+                body: letter.body, baseVersion: letter.baseVersion, baseJson: letter.baseJson,
+                idempotencyKey: letter.idempotencyKey, createdAt: now(), attempts: 0, nextAttemptAt: nil, lastError: nil)
+            try letter.delete(db)
+            try item.insert(db)
+        }
+    }
+
+    /// Drops a dead letter for good.
+    public func discardDeadLetter(id: Int64) async throws {
+        _ = try await store.writer.write { db in try DeadLetter.deleteOne(db, key: id) }
+    }
+
+    /// Conflicts parked for the app (the `manual` strategy), oldest first.
+    public func conflicts() async throws -> [SyncConflict] {
+        try await store.writer.read { db in try SyncConflict.order(Column("detected_at")).fetchAll(db) }
+    }
+}

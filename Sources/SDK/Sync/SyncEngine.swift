@@ -1,0 +1,221 @@
+import Foundation
+import GRDB
+
+/// Replays the outbox against the server and keeps the app told about it.
+///
+/// Its ``run()`` is the background work: the owner awaits it (or cancels the task running it).
+/// It drains at start, whenever the connection comes back, whenever a write is enqueued while
+/// online, and when delayed retries fall due. ``syncNow()`` drains at once and reports.
+///
+/// Per item, the server's answer decides: 2xx — done; 409/412 — the ``ConflictPolicy``;
+/// 400/403/404/422 — dead letter with the server's problem; 408/429/5xx or no answer — retried
+/// later with backoff and `Retry-After`; an item older than the ``staleAfter`` interval becomes a
+/// dead letter (`stale`) instead of vanishing.
+public actor SyncEngine {
+    public let outbox: Outbox
+    public let monitor: ConnectivityMonitor
+    public let cache: ResponseCache
+    let client: APIClient
+    let store: OfflineStore
+    let policy: ConflictPolicy
+    let environment: SDKEnvironment
+    let staleAfter: TimeInterval
+    let parallelResources: Int
+    private let statusBroadcaster = Broadcaster(SyncStatus())
+    private let kicks = Broadcaster<Int>(0)
+    private var draining: Task<SyncReport, Never>?
+    private let refreshes = RefreshQueue()
+
+    public init(
+        client: APIClient, store: OfflineStore, monitor: ConnectivityMonitor, cache: ResponseCache,
+        policy: ConflictPolicy = ConflictPolicy(), environment: SDKEnvironment = .live,
+        staleAfter: Duration = .seconds(24 * 3600), parallelResources: Int = 8
+    ) {
+        self.client = client
+        self.cache = cache
+        self.store = store
+        self.monitor = monitor
+        self.policy = policy
+        self.environment = environment
+        self.staleAfter = Double(staleAfter.components.seconds)
+        self.parallelResources = max(1, parallelResources)
+        self.outbox = Outbox(store: store, now: environment.now)
+    }
+
+    // MARK: Status
+
+    /// The current status, then every change.
+    public nonisolated func statusUpdates() -> AsyncStream<SyncStatus> {
+        statusBroadcaster.subscribe()
+    }
+
+    public nonisolated var status: SyncStatus { statusBroadcaster.value }
+
+    /// Recounts the outbox, dead letters and conflicts and publishes the status.
+    public func refreshStatus() async {
+        let now = environment.now()
+        let counts = try? await store.writer.read { db in
+            (
+                try OutboxItem.fetchCount(db),
+                try Date.fetchOne(db, sql: "SELECT MIN(created_at) FROM outbox"),
+                try DeadLetter.fetchCount(db),
+                try SyncConflict.fetchCount(db)
+            )
+        }
+        let connected = monitor.isConnected
+        statusBroadcaster.update { status in
+            status.isConnected = connected
+            guard let counts else { return }
+            status.pendingCount = counts.0
+            status.oldestPendingAge = counts.1.map { now.timeIntervalSince($0) }
+            status.deadLetterCount = counts.2
+            status.conflictCount = counts.3
+        }
+    }
+
+    // MARK: Running
+
+    /// Drains at start and then whenever there is reason to, until cancelled. Also runs the
+    /// connectivity monitor's probe loop.
+    public func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.monitor.run() }
+            group.addTask {
+                for await connected in self.monitor.updates() {
+                    await self.refreshStatus()
+                    if connected { _ = await self.drain() }
+                }
+            }
+            group.addTask {
+                for await _ in self.kicks.subscribe() where self.monitor.isConnected {
+                    _ = await self.drain()
+                }
+            }
+            group.addTask { await self.retryLoop() }
+            group.addTask {
+                for await _ in self.refreshes.ticks.subscribe() where self.monitor.isConnected {
+                    await self.performRefreshes()
+                }
+            }
+            await group.waitForAll()
+        }
+    }
+
+    /// Drains now (waiting for a drain already under way) and reports what happened.
+    @discardableResult
+    public func syncNow() async -> SyncReport {
+        await drain()
+    }
+
+    /// Asks the background loop to fetch `job` again (when online); deduplicated.
+    public nonisolated func requestRefresh(_ job: RefreshJob) {
+        refreshes.add(job)
+    }
+
+    /// Fetches `job` now and stores the result.
+    public func refresh(_ job: RefreshJob) async throws {
+        try await Refresher(client: client, store: store, cache: cache, now: environment.now).perform(job)
+    }
+
+    private func performRefreshes() async {
+        for job in refreshes.takeAll() {
+            try? await refresh(job)
+        }
+    }
+
+    /// Tells the engine a write was enqueued, so it drains when online.
+    public nonisolated func writeEnqueued() {
+        kicks.update { $0 += 1 }
+    }
+
+    private func retryLoop() async {
+        while !Task.isCancelled {
+            let next = try? await store.writer.read { db in
+                try Date.fetchOne(db, sql: "SELECT MIN(next_attempt_at) FROM outbox WHERE next_attempt_at IS NOT NULL")
+            }
+            let wait: TimeInterval = next.flatMap { $0 }.map { max(0.05, $0.timeIntervalSince(environment.now())) } ?? 30
+            do {
+                try await environment.sleep(.milliseconds(Int(min(wait, 30) * 1000)))
+            } catch {
+                return
+            }
+            if monitor.isConnected, (try? await hasDueItems()) == true { _ = await drain() }
+        }
+    }
+
+    private func hasDueItems() async throws -> Bool {
+        let now = environment.now()
+        return try await store.writer.read { db in
+            try OutboxItem.filter(Column("next_attempt_at") == nil || Column("next_attempt_at") <= now).fetchCount(db) > 0
+        }
+    }
+
+    func drain() async -> SyncReport {
+        if let draining { return await draining.value }
+        let task = Task { await self.performDrain() }
+        draining = task
+        let report = await task.value
+        draining = nil
+        return report
+    }
+
+    private func performDrain() async -> SyncReport {
+        statusBroadcaster.update { $0.isSyncing = true }
+        var report = SyncReport()
+        var lastError: String?
+        rounds: while !Task.isCancelled {
+            let now = environment.now()
+            guard let due = try? await store.writer.read({ db in
+                try OutboxItem.filter(Column("next_attempt_at") == nil || Column("next_attempt_at") <= now)
+                    .order(OutboxItem.Columns.id).fetchAll(db)
+            }), !due.isEmpty else { break }
+            // Items of one resource go in order; different resources go side by side.
+            var byResource: [String: [OutboxItem]] = [:]
+            var order: [String] = []
+            for item in due {
+                if byResource[item.resource] == nil { order.append(item.resource) }
+                byResource[item.resource, default: []].append(item)
+            }
+            let processor = OutboxProcessor(
+                client: client, store: store, cache: cache, policy: policy, environment: environment, staleAfter: staleAfter)
+            var progressed = false
+            var halted = false
+            for batchStart in stride(from: 0, to: order.count, by: parallelResources) {
+                let batch = order[batchStart..<min(order.count, batchStart + parallelResources)]
+                let results = await withTaskGroup(of: [OutboxProcessor.Outcome].self) { group in
+                    for resource in batch {
+                        let items = byResource[resource] ?? []
+                        group.addTask { await processor.process(items) }
+                    }
+                    var all: [OutboxProcessor.Outcome] = []
+                    for await outcomes in group { all += outcomes }
+                    return all
+                }
+                for outcome in results {
+                    switch outcome {
+                    case .sent: report.sent += 1; progressed = true
+                    case .deadLettered: report.deadLettered += 1; progressed = true
+                    case .parked: report.conflictsParked += 1; progressed = true
+                    case .resend: progressed = true
+                    case .retryLater(let error): lastError = error
+                    case .halt(let error): lastError = error; halted = true
+                    }
+                }
+                if halted { break rounds }
+            }
+            if !progressed { break }
+        }
+        report.remaining = (try? await store.writer.read { db in try OutboxItem.fetchCount(db) }) ?? 0
+        let finishedAt = environment.now()
+        statusBroadcaster.update { status in
+            status.isSyncing = false
+            status.lastError = lastError
+            if lastError == nil { status.lastSyncAt = finishedAt }
+        }
+        if lastError == nil {
+            try? await Preferences(store: store).set(lastSyncDate: finishedAt)
+        }
+        await refreshStatus()
+        return report
+    }
+}

@@ -1,0 +1,28 @@
+import EduGoServer
+import Foundation
+import Testing
+
+@Suite struct ReadmeQuickStartTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test("the README's SDK quick start is the code this suite compiles")
+    func readmeMatchesCompiledCode() throws {
+        let source = try String(contentsOf: Self.root.appendingPathComponent("Tests/EndToEndTests/QuickStart.swift"), encoding: .utf8)
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(source.range(of: "// BEGIN QUICK START\n"))
+        let end = try #require(source.range(of: "// END QUICK START"))
+        let snippet = String(source[start.upperBound..<end.lowerBound])
+        #expect(readme.contains("```swift\nimport EduGoSDK\nimport Foundation\n\n" + snippet + "```"))
+    }
+
+    @Test("the quick start signs in and lists courses against a live server")
+    func quickStartRuns() async throws {
+        let clock = TestClock(Date())
+        try await LiveServer.with(.endToEnd(clock: clock)) { server in
+            let courses = try await quickStart(serverURL: try await server.baseURL)
+            #expect(!courses.isEmpty)
+            #expect(courses.allSatisfy { $0.published })
+        }
+    }
+}

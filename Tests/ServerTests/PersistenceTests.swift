@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+@testable import EduGoServer
+
+/// The real `edugo-server` binary on a data directory: what survives a restart and a crash.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct PersistenceTests {
+    /// Runs `body` against a freshly launched server and always stops it afterwards.
+    func withLiveServer<Value>(
+        dataDirectory: URL, _ body: (ServerProcess, LiveClient) async throws -> Value
+    ) async throws -> Value {
+        let server = try await ServerProcess.launch(dataDirectory: dataDirectory)
+        let client = LiveClient(baseURL: server.baseURL)
+        defer { client.session.invalidateAndCancel() }
+        do {
+            let value = try await body(server, client)
+            await server.stop()
+            return value
+        } catch {
+            await server.kill()
+            throw error
+        }
+    }
+
+    @Test("after a graceful restart on the same data directory, accounts, sessions and the signing key survive")
+    func gracefulRestartKeepsEverything() async throws {
+        try await withTemporaryDirectory { directory in
+            let account = Credentials.newcomer("persist@example.com")
+
+            // Given a verified account with a live session, and a server stopped with SIGTERM
+            let (pair, kid) = try await withLiveServer(dataDirectory: directory) { server, client in
+                try await client.registerVerified(account)
+                let login = try await client.login(account)
+                try #require(login.status == 200, "login answered \(login.status): \(login.text)")
+                let jwks = try await client.send("GET", "/.well-known/jwks.json").decode(JWKSBody.self)
+                let stoppedCleanly = await server.stop()
+                #expect(stoppedCleanly, "SIGTERM should end the server with status 0; stderr: \(server.stderr.value)")
+                return (try login.decode(TokenPair.self), jwks.keys.first?.kid)
+            }
+
+            // When it starts again on the same directory
+            try await withLiveServer(dataDirectory: directory) { _, client in
+                // Then the signing key is the same, the old access token still verifies,
+                let jwks = try await client.send("GET", "/.well-known/jwks.json").decode(JWKSBody.self)
+                #expect(jwks.keys.first?.kid == kid)
+                let me = try await client.send("GET", "/v1/auth/me", bearer: pair.accessToken)
+                #expect(me.status == 200, "body: \(me.text)")
+                #expect(try me.decode(UserBody.self).id == pair.user.id)
+
+                // the old refresh token still rotates,
+                let refreshed = try await client.send(
+                    "POST", "/v1/auth/refresh", tenant: "demo",
+                    json: TestJSON.body(["refresh_token": pair.refreshToken]))
+                #expect(refreshed.status == 200, "body: \(refreshed.text)")
+
+                // the account still logs in, and the seeded demo data was kept, not seeded twice.
+                #expect(try await client.login(account).status == 200)
+                #expect(try await client.login(.demoAdmin).status == 200)
+                let health = try await client.send("GET", "/health")
+                #expect(health.status == 200)
+            }
+        }
+    }
+
+    @Test("a registration acknowledged with 201 survives kill -9")
+    func acknowledgedWriteSurvivesCrash() async throws {
+        try await withTemporaryDirectory { directory in
+            let account = Credentials.newcomer("crash@example.com")
+
+            // Given a registration the server acknowledged, and then a SIGKILL straight away
+            try await withLiveServer(dataDirectory: directory) { server, client in
+                let registered = try await client.register(account)
+                try #require(registered.status == 201, "register answered \(registered.status): \(registered.text)")
+                await server.kill()
+                #expect(server.killedBySignal)
+            }
+
+            // When the server starts again on the same directory
+            try await withLiveServer(dataDirectory: directory) { _, client in
+                // Then the account exists
+                let again = try await client.register(account)
+                #expect(again.status == 409, "body: \(again.text)")
+                #expect(again.headers["content-type"] == "application/problem+json")
+                #expect(try again.decode(Problem.self).code == "email_taken")
+            }
+        }
+    }
+
+    @Test("the shipped binary stores passwords as bcrypt cost 12")
+    func binaryHashesWithCostTwelve() async throws {
+        try await withTemporaryDirectory { directory in
+            let account = Credentials.newcomer("cost@example.com")
+            try await withLiveServer(dataDirectory: directory) { _, client in
+                let registered = try await client.register(account)
+                try #require(registered.status == 201, "register answered \(registered.status): \(registered.text)")
+            }
+
+            let database = try TenantDatabase.open(
+                tenantID: try #require(TenantID("demo")),
+                at: directory.appendingPathComponent("tenants/demo.sqlite"))
+            let users = try await database.writer.read { db in try UserRecord.fetchAll(db) }
+            let hashes = [account.email, Credentials.demoAdmin.email].map { email in
+                users.first { $0.emailKey == email }?.passwordHash
+            }
+
+            #expect(hashes.count == 2)
+            for hash in hashes {
+                #expect(hash?.hasPrefix("$2b$12$") == true, "stored hash: \(hash ?? "none")")
+            }
+        }
+    }
+
+    @Test("the signing key is written once, readable by the owner only, and reloaded on the next start")
+    func signingKeyFileIsPrivate() async throws {
+        try await withTemporaryDirectory { directory in
+            let first = try SigningKey.loadOrCreate(storage: .directory(directory))
+            let second = try SigningKey.loadOrCreate(storage: .directory(directory))
+
+            let keys = directory.appendingPathComponent("keys")
+            let file = keys.appendingPathComponent("es256-signing-key.pem")
+            let fileMode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+            let directoryMode = try FileManager.default.attributesOfItem(atPath: keys.path)[.posixPermissions] as? Int
+            #expect(fileMode == 0o600)
+            #expect(directoryMode == 0o700)
+            #expect(first.kid == second.kid)
+            #expect(first.publicJWK == second.publicJWK)
+        }
+    }
+
+    @Test("a demo tenant seeded but not yet registered when the first start died does not stop the next start")
+    func interruptedSeedingRecovers() async throws {
+        try await withTemporaryDirectory { directory in
+            // Given the state a crash between seeding demo.sqlite and writing its registry row leaves
+            let tenants = directory.appendingPathComponent("tenants")
+            try FileManager.default.createDirectory(at: tenants, withIntermediateDirectories: true)
+            let demo = try TenantDatabase.open(
+                tenantID: try #require(TenantID("demo")), at: tenants.appendingPathComponent("demo.sqlite"))
+            try await Seeder(passwords: PasswordHasher(cost: 4), now: Date()).seed(demo, plan: Seeder.demo)
+
+            // When the server starts on that directory
+            var configuration = ServerConfiguration.testing()
+            configuration.storage = .directory(directory)
+
+            // Then it starts and serves the demo tenant
+            await withKnownIssue("TenantRegistry.createTenant re-seeds the leftover file: UNIQUE constraint failed") {
+                let status = try await withServer(configuration) { client in
+                    try await client.login(.demoAdmin).status
+                }
+                #expect(status == .ok)
+            }
+        }
+    }
+}

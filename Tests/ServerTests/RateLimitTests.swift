@@ -1,0 +1,213 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import EduGoServer
+
+@Suite struct RateLimitTests {
+    /// Generous limits everywhere except the rules a test tightens.
+    static func limits(
+        loginPerAddress: Int = 100, loginPerAccount: Int = 100, refreshPerAddress: Int = 100,
+        forgotPerAddress: Int = 100, forgotPerAccount: Int = 100, window: Duration = .seconds(60)
+    ) -> RateLimits {
+        RateLimits(
+            loginPerAddress: .init(limit: loginPerAddress, window: window),
+            loginPerAccount: .init(limit: loginPerAccount, window: window),
+            refreshPerAddress: .init(limit: refreshPerAddress, window: window),
+            forgotPasswordPerAddress: .init(limit: forgotPerAddress, window: window),
+            forgotPasswordPerAccount: .init(limit: forgotPerAccount, window: window))
+    }
+
+    static func configuration(_ clock: TestClock, _ limits: RateLimits) -> ServerConfiguration {
+        var configuration = ServerConfiguration.testing(clock: clock)
+        configuration.rateLimits = limits
+        return configuration
+    }
+
+    static let student = Credentials.demoStudent
+
+    static func failLogin(_ client: some TestClientProtocol, email: String = student.email) async throws -> TestResponse {
+        try await client.login(email: email, password: "Wrong-Password-1", tenant: "demo")
+    }
+
+    @Test("the fourth failed login for an account answers 429 rate_limited with Retry-After")
+    func accountLockAfterFailures() async throws {
+        let clock = TestClock()
+        try await withServer(Self.configuration(clock, Self.limits(loginPerAccount: 3))) { client in
+            // Given three failed logins
+            for _ in 0..<3 {
+                try expectProblem(try await Self.failLogin(client), .unauthorized, "invalid_credentials")
+            }
+
+            // When a fourth is attempted
+            let response = try await Self.failLogin(client)
+
+            // Then it is throttled, with the remaining window in Retry-After
+            try expectProblem(response, .tooManyRequests, "rate_limited")
+            #expect(response.headers[.retryAfter] == "60")
+        }
+    }
+
+    @Test("a locked account is refused even with the right password")
+    func lockHoldsForRightPassword() async throws {
+        let clock = TestClock()
+        try await withServer(Self.configuration(clock, Self.limits(loginPerAccount: 3))) { client in
+            for _ in 0..<3 { _ = try await Self.failLogin(client) }
+
+            let response = try await client.login(Self.student)
+
+            try expectProblem(response, .tooManyRequests, "rate_limited")
+        }
+    }
+
+    @Test("Retry-After counts down with the clock")
+    func retryAfterCountsDown() async throws {
+        let clock = TestClock()
+        try await withServer(Self.configuration(clock, Self.limits(loginPerAccount: 3))) { client in
+            for _ in 0..<3 { _ = try await Self.failLogin(client) }
+
+            clock.advance(by: 20)
+            let response = try await Self.failLogin(client)
+
+            #expect(response.status == .tooManyRequests)
+            #expect(response.headers[.retryAfter] == "40")
+        }
+    }
+
+    @Test("the lock lifts once the window has passed")
+    func lockLiftsAfterWindow() async throws {
+        let clock = TestClock()
+        try await withServer(Self.configuration(clock, Self.limits(loginPerAccount: 3))) { client in
+            for _ in 0..<3 { _ = try await Self.failLogin(client) }
+            #expect(try await Self.failLogin(client).status == .tooManyRequests)
+
+            clock.advance(by: 61)
+
+            #expect(try await client.login(Self.student).status == .ok)
+        }
+    }
+
+    @Test("a successful login clears the account's failures")
+    func successClearsFailures() async throws {
+        let clock = TestClock()
+        try await withServer(Self.configuration(clock, Self.limits(loginPerAccount: 3))) { client in
+            // Given two failures and then a success
+            for _ in 0..<2 { _ = try await Self.failLogin(client) }
+            #expect(try await client.login(Self.student).status == .ok)
+
+            // Then three further failures are answered 401 before the fourth is throttled
+            for _ in 0..<3 {
+                try expectProblem(try await Self.failLogin(client), .unauthorized, "invalid_credentials")
+            }
+            try expectProblem(try await Self.failLogin(client), .tooManyRequests, "rate_limited")
+        }
+    }
+
+    @Test("failed logins for an unknown email are throttled like any account")
+    func unknownEmailIsThrottled() async throws {
+        let clock = TestClock()
+        try await withServer(Self.configuration(clock, Self.limits(loginPerAccount: 2))) { client in
+            for _ in 0..<2 { _ = try await Self.failLogin(client, email: "nobody@demo.edugo.dev") }
+
+            let response = try await Self.failLogin(client, email: "nobody@demo.edugo.dev")
+
+            try expectProblem(response, .tooManyRequests, "rate_limited")
+        }
+    }
+
+    @Test("failed logins from one address are limited across accounts")
+    func addressLimitSpansAccounts() async throws {
+        let clock = TestClock()
+        try await withServer(Self.configuration(clock, Self.limits(loginPerAddress: 3))) { client in
+            for index in 1...3 {
+                _ = try await Self.failLogin(client, email: "student\(index)@demo.edugo.dev")
+            }
+
+            let response = try await client.login(.demoTeacher)
+
+            try expectProblem(response, .tooManyRequests, "rate_limited")
+            #expect(response.headers[.retryAfter] != nil)
+        }
+    }
+
+    @Test("login limits are kept per tenant")
+    func limitsArePerTenant() async throws {
+        let clock = TestClock()
+        let limits = Self.limits(loginPerAddress: 3, loginPerAccount: 3)
+        try await withServer(Self.configuration(clock, limits)) { client in
+            for _ in 0..<3 {
+                _ = try await client.login(email: "admin@acme.example", password: "Wrong-Password-1", tenant: "demo")
+            }
+            #expect(try await client.login(email: "admin@acme.example", password: "x", tenant: "demo").status
+                == .tooManyRequests)
+
+            #expect(try await client.login(.acmeAdmin).status == .ok)
+        }
+    }
+
+    @Test("forgot-password is limited per email with 429 and Retry-After")
+    func forgotPasswordPerEmail() async throws {
+        let clock = TestClock()
+        try await withServer(Self.configuration(clock, Self.limits(forgotPerAccount: 2))) { client in
+            for _ in 0..<2 {
+                #expect(try await client.forgotPassword(Self.student.email, tenant: "demo").status == .accepted)
+            }
+
+            let response = try await client.forgotPassword(Self.student.email, tenant: "demo")
+
+            try expectProblem(response, .tooManyRequests, "rate_limited")
+            #expect(response.headers[.retryAfter] == "60")
+            #expect(try await client.mailbox(Self.student.email, tenant: "demo").count == 2)
+        }
+    }
+
+    @Test("forgot-password is limited per address across emails")
+    func forgotPasswordPerAddress() async throws {
+        let clock = TestClock()
+        try await withServer(Self.configuration(clock, Self.limits(forgotPerAddress: 2))) { client in
+            _ = try await client.forgotPassword("student1@demo.edugo.dev", tenant: "demo")
+            _ = try await client.forgotPassword("student2@demo.edugo.dev", tenant: "demo")
+
+            let response = try await client.forgotPassword("student3@demo.edugo.dev", tenant: "demo")
+
+            try expectProblem(response, .tooManyRequests, "rate_limited")
+            clock.advance(by: 61)
+            #expect(try await client.forgotPassword("student3@demo.edugo.dev", tenant: "demo").status == .accepted)
+        }
+    }
+
+    @Test("throttled forgot-password answers for unknown emails look the same as for known ones")
+    func forgotPasswordThrottleDoesNotRevealAccounts() async throws {
+        let clock = TestClock()
+        try await withServer(Self.configuration(clock, Self.limits(forgotPerAccount: 1))) { client in
+            _ = try await client.forgotPassword(Self.student.email, tenant: "demo")
+            _ = try await client.forgotPassword("nobody@demo.edugo.dev", tenant: "demo")
+
+            let known = try await client.forgotPassword(Self.student.email, tenant: "demo")
+            let unknown = try await client.forgotPassword("nobody@demo.edugo.dev", tenant: "demo")
+
+            #expect(known.status == .tooManyRequests)
+            #expect(unknown.status == .tooManyRequests)
+            #expect(try known.decode(Problem.self).detail == unknown.decode(Problem.self).detail)
+        }
+    }
+
+    @Test("refresh is limited per address with 429 and Retry-After")
+    func refreshPerAddress() async throws {
+        let clock = TestClock()
+        try await withServer(Self.configuration(clock, Self.limits(refreshPerAddress: 2))) { client in
+            var pair = try await client.signIn(Self.student)
+            for _ in 0..<2 {
+                pair = try await client.refresh(pair.refreshToken, tenant: "demo").decode(TokenPair.self)
+            }
+
+            let response = try await client.refresh(pair.refreshToken, tenant: "demo")
+
+            try expectProblem(response, .tooManyRequests, "rate_limited")
+            #expect(response.headers[.retryAfter] == "60")
+            clock.advance(by: 61)
+            #expect(try await client.refresh(pair.refreshToken, tenant: "demo").status == .ok)
+        }
+    }
+}

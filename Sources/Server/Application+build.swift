@@ -31,11 +31,11 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
     return app
 }
 
-/// Opens storage (seeding it when empty), loads the signing key and builds the shared services.
+/// Opens storage (seeding the demo tenants that do not exist yet), loads the signing key and builds the shared services.
 func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) async throws -> Dependencies {
     let tenants = try TenantRegistry(storage: configuration.storage, now: configuration.now)
     let passwords = PasswordHasher(cost: configuration.passwordHashCost)
-    if configuration.seedDemoData, try await tenants.tenantIDs().isEmpty {
+    if configuration.seedDemoData {
         try await seedDemoTenants(tenants, passwords: passwords, now: configuration.now(), logger: logger)
     }
     let signingKey = try SigningKey.loadOrCreate(storage: configuration.storage)
@@ -82,13 +82,14 @@ private func seedDemoTenants(
     _ tenants: TenantRegistry, passwords: PasswordHasher, now: Date, logger: Logger
 ) async throws {
     let seeder = Seeder(passwords: passwords, now: now)
+    let existing = Set(try await tenants.tenantIDs())
     for (id, name, plan) in [("demo", "EduGo Demo", Seeder.demo), ("acme", "Acme Corp", Seeder.acme)] {
-        guard let tenantID = TenantID(id) else { continue }
+        guard let tenantID = TenantID(id), !existing.contains(tenantID) else { continue }
         _ = try await tenants.createTenant(tenantID, name: name) { database in
             try await seeder.seed(database, plan: plan)
         }
+        logger.info("seeded demo tenant", metadata: ["tenant": .string(id)])
     }
-    logger.info("seeded demo tenants", metadata: ["tenants": "demo, acme"])
 }
 
 /// Closes every tenant database once the server has shut down gracefully.

@@ -145,7 +145,10 @@ public struct RateLimits: Sendable, Equatable {
     /// the auth endpoints from one address.
     public func scaled(by factor: Int) -> RateLimits {
         let factor = max(1, factor)
-        func scale(_ rule: Rule) -> Rule { Rule(limit: rule.limit * factor, window: rule.window) }
+        func scale(_ rule: Rule) -> Rule {
+            let (limit, overflow) = rule.limit.multipliedReportingOverflow(by: factor)
+            return Rule(limit: overflow ? Int.max : limit, window: rule.window)
+        }
         return RateLimits(
             loginPerAddress: scale(loginPerAddress), loginPerAccount: scale(loginPerAccount),
             refreshPerAddress: scale(refreshPerAddress), forgotPasswordPerAddress: scale(forgotPasswordPerAddress),

@@ -55,7 +55,9 @@ struct EduGoServerCommand: AsyncParsableCommand {
             fileURLWithPath: self.dataDirectory ?? environment["EDUGO_DATA_DIR"] ?? ".edugo", isDirectory: true
         ).standardizedFileURL
         let multiplier = try self.rateLimitMultiplier ?? environment["EDUGO_RATE_LIMIT_MULTIPLIER"].map(Self.parseMultiplier) ?? 1
-        guard multiplier >= 1 else { throw ValidationError("--rate-limit-multiplier must be at least 1.") }
+        guard (1...1_000_000).contains(multiplier) else {
+            throw ValidationError("--rate-limit-multiplier must be between 1 and 1000000.")
+        }
         let devMode = self.dev ?? environment["EDUGO_DEV"].map(Self.isTrue) ?? Self.isLoopback(host)
 
         LoggingSystem.bootstrap { label in

@@ -156,9 +156,9 @@ import Testing
                 .post, "/v1/auth/register", tenant: "demo",
                 json: #"{"email": "nul@example.com", "password": "a\u0000bcdefghij", "first_name": "N", "last_name": "U"}"#)
 
-            withKnownIssue("UserValidation.password accepts NUL bytes, which bcrypt truncates at") {
-                try expectProblem(response, .badRequest, "validation_failed")
-            }
+            let problem = try expectProblem(response, .badRequest, "validation_failed")
+
+            #expect(problem.errors?.map(\.field) == ["password"])
         }
     }
 
@@ -226,21 +226,19 @@ import Testing
         }
     }
 
-    @Test("a member of the wrong JSON type answers 400 malformed_json")
-    func wrongTypeIsMalformed() async throws {
+    @Test("a member of the wrong JSON type answers 400 validation_failed naming the field")
+    func wrongTypeIsAFieldError() async throws {
         try await withServer { client in
             let response = try await client.send(
                 .post, "/v1/auth/register", tenant: "demo",
                 json: #"{"email": "ana@example.com", "password": 12345678, "first_name": "Ana", "last_name": "G"}"#)
 
-            // openapi.yaml (components/responses/BadRequest) and the API brief say wrong types are
-            // `malformed_json`; RequestBody (and the resources' JSONObjectReader) answer
-            // `validation_failed` / `invalid_type` instead. Kept visible until one side changes.
-            #expect(response.status == .badRequest)
-            let code = try response.decode(Problem.self).code
-            withKnownIssue("wrong JSON types answer validation_failed, the contract says malformed_json") {
-                #expect(code == "malformed_json")
-            }
+            // Well-formed JSON with a wrong type is a field error (errors[] says which field);
+            // malformed_json is for bodies that are not JSON objects at all.
+            try expectProblem(response, .badRequest, "validation_failed")
+            let problem = try response.jsonObject()
+            let errors = try #require(problem["errors"] as? [[String: Any]])
+            #expect(errors.contains { $0["field"] as? String == "password" && $0["code"] as? String == "invalid_type" })
         }
     }
 

@@ -143,12 +143,10 @@ struct PersistenceTests {
             configuration.storage = .directory(directory)
 
             // Then it starts and serves the demo tenant
-            await withKnownIssue("TenantRegistry.createTenant re-seeds the leftover file: UNIQUE constraint failed") {
-                let status = try await withServer(configuration) { client in
-                    try await client.login(.demoAdmin).status
-                }
-                #expect(status == .ok)
+            let status = try await withServer(configuration) { client in
+                try await client.login(.demoAdmin).status
             }
+            #expect(status == .ok)
         }
     }
 }

@@ -99,3 +99,38 @@ public struct Outbox: Sendable {
         try await store.writer.read { db in try SyncConflict.order(Column("detected_at")).fetchAll(db) }
     }
 }
+
+/// How the app settles a parked conflict.
+public enum ConflictChoice: Sendable, Equatable {
+    /// Send this client's write again, on top of the server's version.
+    case keepMine
+    /// Drop this client's write; take the server's state.
+    case keepServer
+    /// Send this body instead, on top of the server's version.
+    case custom(Data)
+}
+
+extension Outbox {
+    /// Settles a parked conflict: back into the outbox (mine, custom) or dropped (server).
+    public func resolveConflict(id: Int64, choice: ConflictChoice) async throws {
+        let created = now()
+        try await store.writer.write { db in
+            guard let conflict = try SyncConflict.fetchOne(db, key: id) else { return }
+            try conflict.delete(db)
+            let body: Data?
+            switch choice {
+            case .keepServer:
+                try LocalCache.apply(db, resource: conflict.resource, operation: .update, json: conflict.serverJson, at: created)
+                return
+            case .keepMine: body = conflict.body
+            case .custom(let custom): body = custom
+            }
+            var item = OutboxItem(
+                id: nil, resource: conflict.resource, operation: conflict.operation, method: conflict.method,
+                path: conflict.path, body: body, baseVersion: conflict.serverVersion, baseJson: conflict.serverJson,
+                idempotencyKey: conflict.idempotencyKey, createdAt: created, attempts: 0, nextAttemptAt: nil,
+                lastError: nil)
+            try item.insert(db)
+        }
+    }
+}

@@ -38,10 +38,7 @@ struct DevRoutes {
         let accounts = await box.accounts.map {
             CreatedTenant.Account(email: $0.email, password: $0.password, role: $0.role.rawValue)
         }
-        var headers = HTTPFields()
-        headers[.location] = "/__dev/tenants/\(id)"
-        return try JSONResponse.make(
-            CreatedTenant(tenantId: id.rawValue, accounts: accounts), status: .created, headers: headers)
+        return try JSONResponse.make(CreatedTenant(tenantId: id.rawValue, accounts: accounts), status: .created)
     }
 }
 

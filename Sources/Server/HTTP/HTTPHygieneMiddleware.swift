@@ -64,10 +64,21 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
         case let error as any HTTPResponseError where error.status == .contentTooLarge:
             return .payloadTooLarge(limit: maxBodySize)
         case let error as any HTTPResponseError where error.status.code < 500:
-            return APIError(error.status, code: "http_\(error.status.code)", detail: error.status.reasonPhrase)
+            return APIError(error.status, code: Self.code(for: error.status), detail: error.status.reasonPhrase)
         default:
             context.logger.error("unhandled error", metadata: ["error_type": .string(String(describing: type(of: error)))])
             return .internalError
+        }
+    }
+
+    /// Documented codes for the client errors Hummingbird itself may raise.
+    static func code(for status: HTTPResponse.Status) -> String {
+        switch status {
+        case .notFound: "not_found"
+        case .methodNotAllowed: "method_not_allowed"
+        case .contentTooLarge: "payload_too_large"
+        case .unsupportedMediaType: "unsupported_media_type"
+        default: "bad_request"
         }
     }
 

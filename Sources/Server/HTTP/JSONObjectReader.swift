@@ -41,10 +41,21 @@ struct JSONObjectReader {
             fail(key, "invalid_type", "must be a string")
             return nil
         }
-        let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard length.contains(trimmed.count) else {
-            fail(key, trimmed.count < length.lowerBound ? "too_short" : "too_long",
+        // SQLite text stops at NUL: a string carrying one could never be read back whole.
+        guard !string.contains("\u{0}") else {
+            fail(key, "invalid_value", "must not contain NUL characters")
+            return nil
+        }
+        // Lengths count Unicode code points, as JSON Schema's minLength/maxLength do.
+        let count = string.unicodeScalars.count
+        guard length.contains(count) else {
+            fail(key, count < length.lowerBound ? "too_short" : "too_long",
                  "must be \(length.lowerBound) to \(length.upperBound) characters")
+            return nil
+        }
+        let trimmed = string.trimmingCharacters(in: .schemaWhitespace)
+        if length.lowerBound > 0 && trimmed.isEmpty {
+            fail(key, "blank", "must not be blank")
             return nil
         }
         return trimmed
@@ -83,7 +94,7 @@ struct JSONObjectReader {
             if required { fail(key, "required", "is required") }
             return nil
         }
-        guard case .number(let number) = value, number.rounded() == number, abs(number) < 1e15 else {
+        guard case .integer(let number) = value else {
             fail(key, "invalid_type", "must be an integer")
             return nil
         }

@@ -5,6 +5,8 @@ import Foundation
 public enum JSONValue: Sendable, Equatable, Codable {
     case null
     case bool(Bool)
+    /// A number written without fraction or exponent that fits in 64 bits.
+    case integer(Int64)
     case number(Double)
     case string(String)
     case array([JSONValue])
@@ -16,6 +18,8 @@ public enum JSONValue: Sendable, Equatable, Codable {
             self = .null
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
             self = .number(value)
         } else if let value = try? container.decode(String.self) {
@@ -32,6 +36,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
         switch self {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
         case .number(let value):
             if value.rounded() == value, abs(value) < 1e15 {
                 try container.encode(Int64(value))

@@ -67,6 +67,13 @@ actor TenantRegistry {
     func createTenant(
         _ id: TenantID, name: String, seed: @Sendable (TenantDatabase) async throws -> Void
     ) async throws -> TenantDatabase {
+        // A file without a registry row is what a crash between seeding and registering leaves:
+        // start it over rather than seed on top of it.
+        if let url = fileURL(for: id) {
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: url.path + suffix)
+            }
+        }
         let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id))
         try await seed(database)
         let created = now()

@@ -20,8 +20,8 @@ struct AccountWriter {
         var user = UserRecord(
             id: UUID().uuidString.lowercased(), email: email.trimmingCharacters(in: .whitespacesAndNewlines),
             emailKey: emailKey, passwordHash: hash,
-            firstName: firstName.trimmingCharacters(in: .whitespacesAndNewlines),
-            lastName: lastName.trimmingCharacters(in: .whitespacesAndNewlines), role: role, emailVerified: verified,
+            firstName: firstName.trimmingCharacters(in: .schemaWhitespace),
+            lastName: lastName.trimmingCharacters(in: .schemaWhitespace), role: role, emailVerified: verified,
             searchText: "", version: 1, createdAt: now, updatedAt: now)
         user.refreshDerivedColumns()
         do {

@@ -17,11 +17,10 @@ struct VersionPrecondition: Sendable {
     static func from(_ request: Request, body: [String: JSONValue], required: Bool = true) throws -> VersionPrecondition? {
         var bodyVersion: Int?
         if let value = body["version"] {
-            guard case .number(let number) = value, number.rounded() == number, number >= 1 else {
-                throw APIError.validation(field: "version", code: "invalid_type", message: "must be a positive integer")
+            guard case .integer(let number) = value, number >= 1 else {
+                throw APIError.validation(field: "version", code: "invalid_type", message: "must be a positive 64-bit integer")
             }
-            // Beyond Int.max no version can match; clamp instead of trapping on the conversion.
-            bodyVersion = Int(exactly: number) ?? Int.max
+            bodyVersion = Int(number)
         }
         if let header = request.headers[.ifMatch] {
             let tags = ETag.list(header)

@@ -133,7 +133,7 @@ import Testing
         #expect(environment.sleeps.isEmpty)
     }
 
-    @Test("cancelling the caller stops the retries")
+    @Test("cancelling the caller stops the retries with NetworkError.cancelled")
     func cancellationStopsRetries() async throws {
         let transport = StubTransport(script: [.offline])
         let client = await client(transport, policy: .aggressive)
@@ -141,7 +141,7 @@ import Testing
             withUnsafeCurrentTask { $0?.cancel() }
             return try await client.send(endpoint: .Courses.list())
         }
-        await #expect(throws: CancellationError.self) { try await task.value }
+        await #expect(throws: NetworkError.cancelled) { try await task.value }
         #expect(transport.requests.isEmpty)
     }
 }

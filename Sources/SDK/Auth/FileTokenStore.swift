@@ -23,9 +23,9 @@ public struct FileTokenStore: TokenStore {
         let data = try JSONEncoder().encode(tokens)
         let target = directory.appendingPathComponent(key.fileName)
         let temporary = directory.appendingPathComponent(".\(key.fileName).\(UUID().uuidString).tmp")
-        guard manager.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteUnknown)
-        }
+        // An existing directory is tightened too; the file is created 0600 from its first byte.
+        _ = chmod(directory.path, 0o700)
+        try Self.writeOwnerOnly(data, to: temporary.path)
         // rename(2) replaces the old file atomically: a reader sees the old or the new tokens.
         guard rename(temporary.path, target.path) == 0 else {
             try? manager.removeItem(at: temporary)
@@ -38,5 +38,15 @@ public struct FileTokenStore: TokenStore {
         if FileManager.default.fileExists(atPath: url.path) {
             try FileManager.default.removeItem(at: url)
         }
+    }
+
+    private static func writeOwnerOnly(_ data: Data, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
+        defer { close(descriptor) }
+        let written = data.withUnsafeBytes { buffer in
+            buffer.baseAddress.map { write(descriptor, $0, buffer.count) } ?? 0
+        }
+        guard written == data.count, fsync(descriptor) == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 }

@@ -112,7 +112,7 @@ public final class APIClient: Sendable {
 
         var attempt = 1
         while true {
-            try Task.checkCancellation()
+            if Task.isCancelled { throw NetworkError.cancelled }
             let outcome: RetryPolicy.Outcome
             do {
                 let response = try await chain.send(request)
@@ -127,7 +127,11 @@ public final class APIClient: Sendable {
                 attempt: attempt, request: request, outcome: outcome, jitter: environment.jitter(), now: environment.now())
             switch (decision, outcome) {
             case (.retry(let delay), _):
-                try await environment.sleep(delay)
+                do {
+                    try await environment.sleep(delay)
+                } catch {
+                    throw NetworkError.cancelled
+                }
                 attempt += 1
             case (.doNotRetry, .response(let response)):
                 return response

@@ -18,15 +18,15 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/Idempotency-Key`.
         internal typealias IdempotencyKey = Swift.String
-        /// Base version as a strong ETag (`"<version>"`). Stale → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428).
+        /// Base version as a strong ETag (`"<version>"`), or `*` for any version. Any value that does not name the current version (including values that are not entity tags) → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428); with both, this header decides.
         ///
         /// - Remark: Generated from `#/components/parameters/If-Match`.
         internal typealias IfMatch = Swift.String
-        /// An `ETag` from an earlier response; a match answers 304 Not Modified.
+        /// `*` or `ETag`s from earlier responses; a match answers 304 Not Modified. Values that are not entity tags match nothing.
         ///
         /// - Remark: Generated from `#/components/parameters/If-None-Match`.
         internal typealias IfNoneMatch = Swift.String
-        /// 1-based page number. Out of range → 400 `validation_failed`.
+        /// 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
         ///
         /// - Remark: Generated from `#/components/parameters/Page`.
         internal typealias Page = Swift.Int

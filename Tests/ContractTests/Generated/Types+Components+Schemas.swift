@@ -22,7 +22,7 @@ extension Components {
         internal typealias Version = Swift.Int64
         /// - Remark: Generated from `#/components/schemas/Email`.
         internal typealias Email = Swift.String
-        /// 8 to 72 **bytes** of UTF-8 (bcrypt limit). `maxLength` counts characters; a password of at most 72 characters whose UTF-8 encoding exceeds 72 bytes is refused with `validation_failed`.
+        /// At least 8 characters and at most 72 **bytes** of UTF-8 (bcrypt's limit). `maxLength` counts characters; a password of at most 72 characters whose UTF-8 encoding exceeds 72 bytes is refused with `validation_failed`.
         ///
         /// - Remark: Generated from `#/components/schemas/Password`.
         internal typealias Password = Swift.String

@@ -2268,7 +2268,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/auth/logout/post(logout)/responses/400`.
             ///
@@ -3622,7 +3622,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/auth/me/get(getMe)/responses/400`.
             ///
@@ -3760,7 +3760,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// 1-based page number. Out of range → 400 `validation_failed`.
+                /// 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/GET/query/page`.
                 internal var page: Components.Parameters.Page?
@@ -3779,7 +3779,7 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - page: 1-based page number. Out of range → 400 `validation_failed`.
+                ///   - page: 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 ///   - q: Case-insensitive filter on email and names.
                 ///   - role: Only users with this role.
@@ -3989,7 +3989,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/users/get(listUsers)/responses/400`.
             ///
@@ -4351,7 +4351,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/users/post(createUser)/responses/400`.
             ///
@@ -4585,7 +4585,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/search/GET/query/q`.
                 internal var q: Components.Parameters.SearchQueryRequired
-                /// 1-based page number. Out of range → 400 `validation_failed`.
+                /// 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/search/GET/query/page`.
                 internal var page: Components.Parameters.Page?
@@ -4597,7 +4597,7 @@ internal enum Operations {
                 ///
                 /// - Parameters:
                 ///   - q: Case-insensitive search text.
-                ///   - page: 1-based page number. Out of range → 400 `validation_failed`.
+                ///   - page: 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 internal init(
                     q: Components.Parameters.SearchQueryRequired,
@@ -4803,7 +4803,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/users/search/get(searchUsers)/responses/400`.
             ///
@@ -5134,7 +5134,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/users/me/get(getMyProfile)/responses/400`.
             ///
@@ -5280,7 +5280,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/me/PATCH/header/Idempotency-Key`.
                 internal var idempotencyKey: Components.Parameters.IdempotencyKey?
-                /// Base version as a strong ETag (`"<version>"`). Stale → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428).
+                /// Base version as a strong ETag (`"<version>"`), or `*` for any version. Any value that does not name the current version (including values that are not entity tags) → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428); with both, this header decides.
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/me/PATCH/header/If-Match`.
                 internal var ifMatch: Components.Parameters.IfMatch?
@@ -5290,7 +5290,7 @@ internal enum Operations {
                 /// - Parameters:
                 ///   - xTenantID: Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
                 ///   - idempotencyKey: Makes the write safe to retry (keys are kept 24 h, per tenant). The same key with the same body replays the stored response with `Idempotent-Replayed: true`; with a different body → 422 `idempotency_key_reused`; while the first request is still in flight → 409 `idempotency_in_progress`.
-                ///   - ifMatch: Base version as a strong ETag (`"<version>"`). Stale → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428).
+                ///   - ifMatch: Base version as a strong ETag (`"<version>"`), or `*` for any version. Any value that does not name the current version (including values that are not entity tags) → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428); with both, this header decides.
                 ///   - accept:
                 internal init(
                     xTenantID: Components.Parameters.XTenantIDOptional? = nil,
@@ -5501,7 +5501,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/users/me/patch(updateMyProfile)/responses/400`.
             ///
@@ -5777,7 +5777,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/me/courses/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// 1-based page number. Out of range → 400 `validation_failed`.
+                /// 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/me/courses/GET/query/page`.
                 internal var page: Components.Parameters.Page?
@@ -5788,7 +5788,7 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - page: 1-based page number. Out of range → 400 `validation_failed`.
+                ///   - page: 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 internal init(
                     page: Components.Parameters.Page? = nil,
@@ -5992,7 +5992,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/users/me/courses/get(listMyCourses)/responses/400`.
             ///
@@ -6149,7 +6149,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/GET/header/X-Tenant-ID`.
                 internal var xTenantID: Components.Parameters.XTenantIDOptional?
-                /// An `ETag` from an earlier response; a match answers 304 Not Modified.
+                /// `*` or `ETag`s from earlier responses; a match answers 304 Not Modified. Values that are not entity tags match nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/GET/header/If-None-Match`.
                 internal var ifNoneMatch: Components.Parameters.IfNoneMatch?
@@ -6158,7 +6158,7 @@ internal enum Operations {
                 ///
                 /// - Parameters:
                 ///   - xTenantID: Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
-                ///   - ifNoneMatch: An `ETag` from an earlier response; a match answers 304 Not Modified.
+                ///   - ifNoneMatch: `*` or `ETag`s from earlier responses; a match answers 304 Not Modified. Values that are not entity tags match nothing.
                 ///   - accept:
                 internal init(
                     xTenantID: Components.Parameters.XTenantIDOptional? = nil,
@@ -6480,7 +6480,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/get(getUser)/responses/400`.
             ///
@@ -6664,7 +6664,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/PATCH/header/Idempotency-Key`.
                 internal var idempotencyKey: Components.Parameters.IdempotencyKey?
-                /// Base version as a strong ETag (`"<version>"`). Stale → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428).
+                /// Base version as a strong ETag (`"<version>"`), or `*` for any version. Any value that does not name the current version (including values that are not entity tags) → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428); with both, this header decides.
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/PATCH/header/If-Match`.
                 internal var ifMatch: Components.Parameters.IfMatch?
@@ -6674,7 +6674,7 @@ internal enum Operations {
                 /// - Parameters:
                 ///   - xTenantID: Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
                 ///   - idempotencyKey: Makes the write safe to retry (keys are kept 24 h, per tenant). The same key with the same body replays the stored response with `Idempotent-Replayed: true`; with a different body → 422 `idempotency_key_reused`; while the first request is still in flight → 409 `idempotency_in_progress`.
-                ///   - ifMatch: Base version as a strong ETag (`"<version>"`). Stale → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428).
+                ///   - ifMatch: Base version as a strong ETag (`"<version>"`), or `*` for any version. Any value that does not name the current version (including values that are not entity tags) → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428); with both, this header decides.
                 ///   - accept:
                 internal init(
                     xTenantID: Components.Parameters.XTenantIDOptional? = nil,
@@ -6888,7 +6888,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/patch(updateUser)/responses/400`.
             ///
@@ -7358,7 +7358,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/delete(deleteUser)/responses/400`.
             ///
@@ -7450,6 +7450,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// Conflict: `cannot_delete_self` (an admin deleting their own account) or `user_owns_courses` (the user still teaches courses).
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/delete(deleteUser)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Internal Server Error (`internal_error`).
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/delete(deleteUser)/responses/500`.
@@ -7515,7 +7538,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/courses/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// 1-based page number. Out of range → 400 `validation_failed`.
+                /// 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/GET/query/page`.
                 internal var page: Components.Parameters.Page?
@@ -7530,7 +7553,7 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - page: 1-based page number. Out of range → 400 `validation_failed`.
+                ///   - page: 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 ///   - category: Only courses in this category.
                 internal init(
@@ -7737,7 +7760,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/courses/get(listCourses)/responses/400`.
             ///
@@ -8106,7 +8129,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/courses/post(createCourse)/responses/400`.
             ///
@@ -8346,7 +8369,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/search/GET/query/category`.
                 internal var category: Components.Parameters.CategoryFilter?
-                /// 1-based page number. Out of range → 400 `validation_failed`.
+                /// 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/search/GET/query/page`.
                 internal var page: Components.Parameters.Page?
@@ -8359,7 +8382,7 @@ internal enum Operations {
                 /// - Parameters:
                 ///   - q: Case-insensitive search text.
                 ///   - category: Only courses in this category.
-                ///   - page: 1-based page number. Out of range → 400 `validation_failed`.
+                ///   - page: 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 internal init(
                     q: Components.Parameters.SearchQueryRequired,
@@ -8567,7 +8590,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/courses/search/get(searchCourses)/responses/400`.
             ///
@@ -8724,7 +8747,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/{id}/GET/header/X-Tenant-ID`.
                 internal var xTenantID: Components.Parameters.XTenantIDOptional?
-                /// An `ETag` from an earlier response; a match answers 304 Not Modified.
+                /// `*` or `ETag`s from earlier responses; a match answers 304 Not Modified. Values that are not entity tags match nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/{id}/GET/header/If-None-Match`.
                 internal var ifNoneMatch: Components.Parameters.IfNoneMatch?
@@ -8733,7 +8756,7 @@ internal enum Operations {
                 ///
                 /// - Parameters:
                 ///   - xTenantID: Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
-                ///   - ifNoneMatch: An `ETag` from an earlier response; a match answers 304 Not Modified.
+                ///   - ifNoneMatch: `*` or `ETag`s from earlier responses; a match answers 304 Not Modified. Values that are not entity tags match nothing.
                 ///   - accept:
                 internal init(
                     xTenantID: Components.Parameters.XTenantIDOptional? = nil,
@@ -9055,7 +9078,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/get(getCourse)/responses/400`.
             ///
@@ -9239,7 +9262,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/{id}/PATCH/header/Idempotency-Key`.
                 internal var idempotencyKey: Components.Parameters.IdempotencyKey?
-                /// Base version as a strong ETag (`"<version>"`). Stale → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428).
+                /// Base version as a strong ETag (`"<version>"`), or `*` for any version. Any value that does not name the current version (including values that are not entity tags) → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428); with both, this header decides.
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/{id}/PATCH/header/If-Match`.
                 internal var ifMatch: Components.Parameters.IfMatch?
@@ -9249,7 +9272,7 @@ internal enum Operations {
                 /// - Parameters:
                 ///   - xTenantID: Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
                 ///   - idempotencyKey: Makes the write safe to retry (keys are kept 24 h, per tenant). The same key with the same body replays the stored response with `Idempotent-Replayed: true`; with a different body → 422 `idempotency_key_reused`; while the first request is still in flight → 409 `idempotency_in_progress`.
-                ///   - ifMatch: Base version as a strong ETag (`"<version>"`). Stale → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428).
+                ///   - ifMatch: Base version as a strong ETag (`"<version>"`), or `*` for any version. Any value that does not name the current version (including values that are not entity tags) → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428); with both, this header decides.
                 ///   - accept:
                 internal init(
                     xTenantID: Components.Parameters.XTenantIDOptional? = nil,
@@ -9463,7 +9486,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/patch(updateCourse)/responses/400`.
             ///
@@ -9933,7 +9956,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/delete(deleteCourse)/responses/400`.
             ///
@@ -10490,7 +10513,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/enrollment/post(enroll)/responses/400`.
             ///
@@ -10868,7 +10891,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/enrollment/delete(unenroll)/responses/400`.
             ///
@@ -11229,7 +11252,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/get(listLessons)/responses/400`.
             ///
@@ -11637,7 +11660,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/post(createLesson)/responses/400`.
             ///
@@ -11918,7 +11941,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/GET/header/X-Tenant-ID`.
                 internal var xTenantID: Components.Parameters.XTenantIDOptional?
-                /// An `ETag` from an earlier response; a match answers 304 Not Modified.
+                /// `*` or `ETag`s from earlier responses; a match answers 304 Not Modified. Values that are not entity tags match nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/GET/header/If-None-Match`.
                 internal var ifNoneMatch: Components.Parameters.IfNoneMatch?
@@ -11927,7 +11950,7 @@ internal enum Operations {
                 ///
                 /// - Parameters:
                 ///   - xTenantID: Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
-                ///   - ifNoneMatch: An `ETag` from an earlier response; a match answers 304 Not Modified.
+                ///   - ifNoneMatch: `*` or `ETag`s from earlier responses; a match answers 304 Not Modified. Values that are not entity tags match nothing.
                 ///   - accept:
                 internal init(
                     xTenantID: Components.Parameters.XTenantIDOptional? = nil,
@@ -12249,7 +12272,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/get(getLesson)/responses/400`.
             ///
@@ -12442,7 +12465,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/PATCH/header/Idempotency-Key`.
                 internal var idempotencyKey: Components.Parameters.IdempotencyKey?
-                /// Base version as a strong ETag (`"<version>"`). Stale → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428).
+                /// Base version as a strong ETag (`"<version>"`), or `*` for any version. Any value that does not name the current version (including values that are not entity tags) → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428); with both, this header decides.
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/PATCH/header/If-Match`.
                 internal var ifMatch: Components.Parameters.IfMatch?
@@ -12452,7 +12475,7 @@ internal enum Operations {
                 /// - Parameters:
                 ///   - xTenantID: Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
                 ///   - idempotencyKey: Makes the write safe to retry (keys are kept 24 h, per tenant). The same key with the same body replays the stored response with `Idempotent-Replayed: true`; with a different body → 422 `idempotency_key_reused`; while the first request is still in flight → 409 `idempotency_in_progress`.
-                ///   - ifMatch: Base version as a strong ETag (`"<version>"`). Stale → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428).
+                ///   - ifMatch: Base version as a strong ETag (`"<version>"`), or `*` for any version. Any value that does not name the current version (including values that are not entity tags) → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428); with both, this header decides.
                 ///   - accept:
                 internal init(
                     xTenantID: Components.Parameters.XTenantIDOptional? = nil,
@@ -12666,7 +12689,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/patch(updateLesson)/responses/400`.
             ///
@@ -13145,7 +13168,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/delete(deleteLesson)/responses/400`.
             ///
@@ -13526,7 +13549,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/progress/get(getProgress)/responses/400`.
             ///
@@ -13712,7 +13735,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/{id}/progress/PUT/header/Idempotency-Key`.
                 internal var idempotencyKey: Components.Parameters.IdempotencyKey?
-                /// Base version as a strong ETag (`"<version>"`). Stale → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428).
+                /// Base version as a strong ETag (`"<version>"`), or `*` for any version. Any value that does not name the current version (including values that are not entity tags) → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428); with both, this header decides.
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/{id}/progress/PUT/header/If-Match`.
                 internal var ifMatch: Components.Parameters.IfMatch?
@@ -13722,7 +13745,7 @@ internal enum Operations {
                 /// - Parameters:
                 ///   - xTenantID: Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
                 ///   - idempotencyKey: Makes the write safe to retry (keys are kept 24 h, per tenant). The same key with the same body replays the stored response with `Idempotent-Replayed: true`; with a different body → 422 `idempotency_key_reused`; while the first request is still in flight → 409 `idempotency_in_progress`.
-                ///   - ifMatch: Base version as a strong ETag (`"<version>"`). Stale → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428).
+                ///   - ifMatch: Base version as a strong ETag (`"<version>"`), or `*` for any version. Any value that does not name the current version (including values that are not entity tags) → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428); with both, this header decides.
                 ///   - accept:
                 internal init(
                     xTenantID: Components.Parameters.XTenantIDOptional? = nil,
@@ -13936,7 +13959,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Bad Request: `malformed_json` (body is not JSON or has wrong types), `validation_failed` (with `errors[]`; also unknown body properties and out-of-range query parameters) or `invalid_token`.
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/progress/put(putProgress)/responses/400`.
             ///

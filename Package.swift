@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "EduGoServer", targets: ["EduGoServer"]),
         .executable(name: "edugo-server", targets: ["edugo-server"]),
         .library(name: "EduGoSDK", targets: ["EduGoSDK"]),
+        .executable(name: "edugo", targets: ["edugo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -59,6 +60,11 @@ let package = Package(
             path: "Sources/SDK",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "edugo",
+            dependencies: ["EduGoSDK", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "ServerTests",
             dependencies: [
@@ -90,6 +96,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
+            exclude: ["openapi-generator-config.yaml"],
             swiftSettings: swiftSettings
         ),
     ]

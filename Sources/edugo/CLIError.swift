@@ -1,0 +1,47 @@
+import ArgumentParser
+import EduGoSDK
+import Foundation
+
+/// Failures with their documented exit codes: 1 usage, 2 network unreachable, 3 auth,
+/// 4 conflict needs attention.
+enum CLIError: Error, CustomStringConvertible {
+    case notSignedIn
+    case unreachable(String)
+    case auth(String)
+    case conflict(String)
+    case failed(String)
+
+    var exitCode: Int32 {
+        switch self {
+        case .unreachable: 2
+        case .notSignedIn, .auth: 3
+        case .conflict: 4
+        case .failed: 1
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .notSignedIn: "not signed in: run `edugo login --email …` first"
+        case .unreachable(let detail), .auth(let detail), .conflict(let detail), .failed(let detail): detail
+        }
+    }
+
+    /// Classifies any error for exit code and message.
+    static func from(_ error: any Error) -> CLIError {
+        if let error = error as? CLIError { return error }
+        if let error = error as? SignOutError, case .pendingChanges(let count) = error {
+            return .conflict("\(count) change(s) not synced yet: run `edugo sync now`, or `edugo logout --discard-pending`")
+        }
+        let network = (error as? NetworkError) ?? (error as? AppError)?.underlying ?? NetworkError.from(transportError: error)
+        let message = AppError(network).userMessage(locale: Locale(identifier: "en"))
+        switch network {
+        case .noConnection, .timeout: return .unreachable("server unreachable: \(message)")
+        case .unauthorized, .sessionExpired, .forbidden(code: "email_not_verified"): return .auth(message)
+        case .conflict: return .conflict(message)
+        case .rateLimited(let retryAfter):
+            return .auth("too many attempts; try again in \(retryAfter.map { "\($0.components.seconds) s" } ?? "a while")")
+        default: return .failed(message)
+        }
+    }
+}

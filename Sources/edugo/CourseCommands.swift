@@ -1,0 +1,159 @@
+import ArgumentParser
+import EduGoSDK
+import Foundation
+
+struct CoursesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "courses", abstract: "Browse courses.", subcommands: [List.self, Search.self, Show.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List courses.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "Only this category.") var category: String?
+
+        func run() async throws {
+            let client = try global.client()
+            let session = try await global.session(client)
+            let online = try await refresh(session, [.courses], options: global)
+            print(try await session.courses.list(category: category), online: online, options: global)
+        }
+    }
+
+    struct Search: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "search", abstract: "Search courses (accents and case ignored).")
+        @OptionGroup var global: GlobalOptions
+        @Argument var query: String
+
+        func run() async throws {
+            let client = try global.client()
+            let session = try await global.session(client)
+            let online = try await refresh(session, [.courses], options: global)
+            print(try await session.courses.search(query), online: online, options: global)
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one course.")
+        @OptionGroup var global: GlobalOptions
+        @Argument var id: String
+
+        func run() async throws {
+            let client = try global.client()
+            let session = try await global.session(client)
+            let online = try await refresh(session, [.course(id)], options: global)
+            guard let course = try await session.courses.course(id: id) else { throw CLIError.failed("course \(id) is not cached") }
+            if global.json {
+                Output.json(courseJSON(course.value))
+            } else {
+                Output.line("\(course.value.title) [\(course.value.category)] \(course.value.lessonCount) lessons "
+                    + Output.freshness(fetchedAt: course.fetchedAt, pending: 0, offline: !online))
+                if !course.value.description.isEmpty { Output.line(course.value.description) }
+            }
+        }
+    }
+
+    static func print(_ courses: Cached<[Course]>, online: Bool, options: GlobalOptions) {
+        if options.json {
+            Output.json(["items": courses.value.map(courseJSON), "offline": !online, "cached_at": Output.iso(courses.fetchedAt)])
+            return
+        }
+        for course in courses.value {
+            Output.line("\(course.id)  \(course.title)  [\(course.category)]")
+        }
+        Output.line(Output.freshness(fetchedAt: courses.fetchedAt, pending: 0, offline: !online))
+    }
+}
+
+func courseJSON(_ course: Course) -> [String: Any] {
+    ["id": course.id, "title": course.title, "category": course.category, "published": course.published,
+     "lesson_count": course.lessonCount, "version": course.version]
+}
+
+struct LessonsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lessons", abstract: "A course's lessons.", subcommands: [List.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List a course's lessons.")
+        @OptionGroup var global: GlobalOptions
+        @Argument var course: String
+
+        func run() async throws {
+            let client = try global.client()
+            let session = try await global.session(client)
+            let online = try await refresh(session, [.lessons(courseID: course)], options: global)
+            let lessons = try await session.courses.lessons(courseID: course)
+            if global.json {
+                Output.json(["items": lessons.value.map { ["id": $0.id, "title": $0.title, "order": $0.order, "duration_minutes": $0.durationMinutes] as [String: Any] }, "offline": !online])
+                return
+            }
+            for lesson in lessons.value { Output.line("\(lesson.order). \(lesson.id)  \(lesson.title) (\(lesson.durationMinutes) min)") }
+            Output.line(Output.freshness(fetchedAt: lessons.fetchedAt, pending: 0, offline: !online))
+        }
+    }
+}
+
+struct EnrollCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "enroll", abstract: "Enroll in a course.")
+    @OptionGroup var global: GlobalOptions
+    @Argument var course: String
+
+    func run() async throws {
+        let client = try global.client()
+        let session = try await global.session(client)
+        try await session.enrollment.enroll(courseID: course)
+        try await reportWrite(session, options: global)
+    }
+}
+
+struct ProgressCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "progress", abstract: "Your progress in a course.", subcommands: [Show.self, Set.self])
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show your progress in a course.")
+        @OptionGroup var global: GlobalOptions
+        @Argument var course: String
+
+        func run() async throws {
+            let client = try global.client()
+            let session = try await global.session(client)
+            let online = try await refresh(session, [.progress(courseID: course)], options: global)
+            let progress = try await session.progress.lessons(courseID: course)
+            let pending = try await session.engine.outbox.pending().filter { $0.resource.hasPrefix("progress/\(course)/") }.count
+            if global.json {
+                Output.json([
+                    "course_id": course, "offline": !online, "pending_writes": pending,
+                    "lessons": progress.value.map { ["lesson_id": $0.lessonId, "watched_seconds": $0.watchedSeconds, "completed": $0.completed, "version": $0.version] as [String: Any] },
+                ])
+                return
+            }
+            for lesson in progress.value {
+                Output.line("\(lesson.lessonId)  \(lesson.completed ? "✓ completed" : "  in progress")  \(lesson.watchedSeconds) s")
+            }
+            Output.line(Output.freshness(fetchedAt: progress.fetchedAt, pending: pending, offline: !online))
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Record progress on a lesson.")
+        @OptionGroup var global: GlobalOptions
+        @Argument var course: String
+        @Argument var lesson: String
+        @Option(help: "Seconds watched (0...86400).") var watched: Int?
+        @Flag(help: "Mark the lesson completed.") var completed = false
+
+        func validate() throws {
+            if let watched, !(0...86_400).contains(watched) { throw ValidationError("--watched must be 0...86400") }
+            if watched == nil && !completed { throw ValidationError("give --watched and/or --completed") }
+        }
+
+        func run() async throws {
+            let client = try global.client()
+            let session = try await global.session(client)
+            try await session.progress.record(
+                courseID: course, lessonID: lesson, watchedSeconds: watched, completed: completed ? true : nil)
+            try await reportWrite(session, options: global)
+        }
+    }
+}

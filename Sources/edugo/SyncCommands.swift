@@ -1,0 +1,165 @@
+import ArgumentParser
+import EduGoSDK
+import Foundation
+
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync", abstract: "Sync state and syncing.", subcommands: [Status.self, Now.self])
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "What is waiting to sync.")
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let client = try global.client()
+            let session = try await global.session(client)
+            await session.engine.refreshStatus()
+            let status = session.engine.status
+            let lastSync = try await session.preferences.current().lastSyncDate
+            if global.json {
+                Output.json([
+                    "pending": status.pendingCount,
+                    "oldest_pending_age_seconds": status.oldestPendingAge.map { Int($0) } as Any? ?? NSNull(),
+                    "dead_letters": status.deadLetterCount, "conflicts": status.conflictCount,
+                    "last_sync_at": Output.iso(lastSync),
+                ])
+                return
+            }
+            Output.line("pending: \(status.pendingCount)"
+                + (status.oldestPendingAge.map { " (oldest \(Int($0)) s)" } ?? ""))
+            Output.line("dead letters: \(status.deadLetterCount)")
+            Output.line("conflicts: \(status.conflictCount)")
+            Output.line("last sync: \(lastSync.map { ISO8601DateFormatter().string(from: $0) } ?? "never")")
+        }
+    }
+
+    struct Now: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "now", abstract: "Send everything waiting, now.")
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            if global.offline { throw CLIError.unreachable("sync needs the server; drop --offline") }
+            let client = try global.client()
+            let session = try await global.session(client)
+            let before = try await session.engine.outbox.pending().count
+            let showProgress = Output.isTerminal() && !global.json
+            if showProgress { FileHandle.standardError.write(Data("syncing \(before) change(s)…\r".utf8)) }
+            let report = await session.engine.syncNow()
+            if showProgress { FileHandle.standardError.write(Data("\u{1B}[2K".utf8)) }
+            let status = session.engine.status
+            if global.json {
+                Output.json(["sent": report.sent, "dead_lettered": report.deadLettered, "conflicts": report.conflictsParked, "remaining": report.remaining])
+            } else {
+                Output.line("sent \(report.sent), dead letters \(report.deadLettered), conflicts \(report.conflictsParked), remaining \(report.remaining)")
+            }
+            if report.remaining > 0, let error = status.lastError, error == "offline" || error.contains("noConnection") {
+                throw CLIError.unreachable("server unreachable; \(report.remaining) change(s) still queued")
+            }
+            if status.conflictCount > 0 { throw CLIError.conflict("a conflict needs attention: run `edugo conflicts list`") }
+        }
+    }
+}
+
+struct OutboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "outbox", abstract: "Writes waiting to sync.", subcommands: [List.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List queued writes.")
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let client = try global.client()
+            let items = try await global.session(client).engine.outbox.pending()
+            if global.json {
+                Output.json(["items": items.map { ["id": $0.id ?? 0, "resource": $0.resource, "method": $0.method, "path": $0.path, "attempts": $0.attempts, "created_at": Output.iso($0.createdAt)] as [String: Any] }])
+                return
+            }
+            if items.isEmpty { Output.line("nothing queued") }
+            for item in items { Output.line("\(item.id ?? 0)  \(item.method) \(item.path)  attempts \(item.attempts)") }
+        }
+    }
+}
+
+struct DeadLettersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dead-letters", abstract: "Writes the server refused.", subcommands: [List.self, Retry.self, Discard.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list")
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let client = try global.client()
+            let letters = try await global.session(client).engine.outbox.deadLetters()
+            if global.json {
+                Output.json(["items": letters.map { ["id": $0.id, "method": $0.method, "path": $0.path, "reason": $0.reason, "status": $0.status ?? 0] as [String: Any] }])
+                return
+            }
+            if letters.isEmpty { Output.line("no dead letters") }
+            for letter in letters { Output.line("\(letter.id)  \(letter.method) \(letter.path)  \(letter.reason)") }
+        }
+    }
+
+    struct Retry: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "retry")
+        @OptionGroup var global: GlobalOptions
+        @Argument var id: Int64
+
+        func run() async throws {
+            let client = try global.client()
+            let session = try await global.session(client)
+            try await session.engine.outbox.retryDeadLetter(id: id)
+            try await reportWrite(session, options: global)
+        }
+    }
+
+    struct Discard: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "discard")
+        @OptionGroup var global: GlobalOptions
+        @Argument var id: Int64
+
+        func run() async throws {
+            let client = try global.client()
+            try await global.session(client).engine.outbox.discardDeadLetter(id: id)
+            if global.json { Output.json(["discarded": id]) } else { Output.line("Discarded.") }
+        }
+    }
+}
+
+struct ConflictsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conflicts", abstract: "Conflicts waiting for you.", subcommands: [List.self, Resolve.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list")
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let client = try global.client()
+            let conflicts = try await global.session(client).engine.outbox.conflicts()
+            if global.json {
+                Output.json(["items": conflicts.map { ["id": $0.id, "resource": $0.resource, "server_version": $0.serverVersion ?? 0] as [String: Any] }])
+                return
+            }
+            if conflicts.isEmpty { Output.line("no conflicts") }
+            for conflict in conflicts { Output.line("\(conflict.id)  \(conflict.resource)  server version \(conflict.serverVersion ?? 0)") }
+        }
+    }
+
+    struct Resolve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "resolve")
+        enum Keep: String, ExpressibleByArgument { case mine, server }
+
+        @OptionGroup var global: GlobalOptions
+        @Argument var id: Int64
+        @Option(help: "Which side to keep: mine or server.") var keep: Keep
+
+        func run() async throws {
+            let client = try global.client()
+            let session = try await global.session(client)
+            try await session.engine.outbox.resolveConflict(id: id, choice: keep == .mine ? .keepMine : .keepServer)
+            try await reportWrite(session, options: global)
+        }
+    }
+}

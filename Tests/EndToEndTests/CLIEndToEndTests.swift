@@ -1,0 +1,80 @@
+import EduGoSDK
+import EduGoServer
+import Foundation
+import Testing
+
+/// The real `edugo` binary against a live server that goes away and comes back.
+@Suite(.serialized) struct CLIEndToEndTests {
+    @Test("login, list, a progress write queued while the server is down, sync now, status shows nothing pending")
+    func offlineRoundTrip() async throws {
+        try await withTemporaryDirectory { root in
+            let server = LiveServer(.init(
+                port: 0, storage: .directory(root.appendingPathComponent("server")), devMode: true, logLevel: .critical,
+                passwordHashCost: 4))
+            try await server.start()
+            let url = try await server.baseURL
+            let cli = CLIRunner(server: url, dataDirectory: root.appendingPathComponent("cli"))
+
+            let login = try await cli.run(["login", "--email", Demo.studentEmail, "--password-stdin"], input: Demo.studentPassword + "\n")
+            #expect(login.status == 0, "\(login.stderr)")
+            let list = try await cli.run(["--json", "courses", "list"])
+            #expect(list.status == 0)
+            #expect(((list.json?["items"] as? [Any])?.count ?? 0) > 0)
+
+            let view = try await serverView(url)
+            let mine: Page<EnrolledCourse> = try await view.execute(endpoint: .Users.myCourses())
+            let courseID = try #require(mine.items.first?.course.id)
+            let lessons: LessonList = try await view.execute(endpoint: .Courses.lessons(courseID))
+            let lessonID = try #require(lessons.items.last?.id)
+            #expect(try await cli.run(["lessons", "list", courseID]).status == 0)
+
+            // The server goes away: the write is queued, `sync now` says the network is unreachable
+            await server.stop()
+            let set = try await cli.run(["progress", "set", courseID, lessonID, "--watched", "321"])
+            #expect(set.status == 0)
+            #expect(set.stdout.contains("queued"))
+            let offlineSync = try await cli.run(["sync", "now"])
+            #expect(offlineSync.status == 2)
+            let cached = try await cli.run(["courses", "list"])
+            #expect(cached.status == 0)
+            #expect(cached.stdout.contains("offline"))
+
+            // It comes back: the write syncs and nothing is pending
+            try await server.start()
+            let sync = try await cli.run(["sync", "now"])
+            #expect(sync.status == 0, "\(sync.stderr)")
+            let status = try await cli.run(["sync", "status", "--json"])
+            let json = try #require(status.json)
+            #expect(json["pending"] as? Int == 0)
+            #expect(json["dead_letters"] as? Int == 0)
+            #expect(json["conflicts"] as? Int == 0)
+            #expect(json["last_sync_at"] is String)
+            #expect(json.keys.contains("oldest_pending_age_seconds"))
+            let progress: CourseProgress = try await serverView(url).execute(endpoint: .Courses.progress(courseID))
+            #expect(progress.lessons.first { $0.lessonId == lessonID }?.watchedSeconds == 321)
+            await server.stop()
+        }
+    }
+
+    @Test("bad arguments exit 1, a wrong password 3, an unreachable server 2, each with one line on stderr")
+    func exitCodes() async throws {
+        try await withTemporaryDirectory { root in
+            try await LiveServer.with(.init(port: 0, storage: .inMemory, devMode: true, logLevel: .critical, passwordHashCost: 4)) { server in
+                let cli = CLIRunner(server: try await server.baseURL, dataDirectory: root)
+                let usage = try await cli.run(["progress", "set"])
+                #expect(usage.status == 1)
+                let wrong = try await cli.run(["login", "--email", Demo.studentEmail, "--password-stdin"], input: "not-the-password\n")
+                #expect(wrong.status == 3)
+                #expect(wrong.stderr.split(separator: "\n").count == 1)
+                #expect(wrong.stderr.contains("incorrect"))
+                let signedOut = try await cli.run(["whoami"])
+                #expect(signedOut.status == 3)
+            }
+            let unreachable = CLIRunner(server: URL(string: "http://127.0.0.1:9")!, dataDirectory: root)
+            let result = try await unreachable.run(["login", "--email", Demo.studentEmail, "--password-stdin"], input: "x\n")
+            #expect(result.status == 2)
+            #expect(result.stderr.split(separator: "\n").count == 1)
+            #expect(!result.stderr.contains("Error Domain"))
+        }
+    }
+}

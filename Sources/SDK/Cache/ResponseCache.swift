@@ -118,9 +118,18 @@ public final class ResponseCache: Sendable {
         if segments.count >= 2, segments[1] == "users" { prefixes.append("/v1/auth/me") }
         let keys = prefixes.map { keyPrefix + $0 }
         memory.withLock { lru in lru.removeAll { key in keys.contains { key.hasPrefix($0) } } }
+        // Most mutations touch nothing cached: look first (a concurrent read), write only if needed.
+        let patterns = keys.map(Self.like)
+        let cached = (try? await store.writer.read { db in
+            try patterns.contains { pattern in
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS(SELECT 1 FROM http_cache WHERE key LIKE ? ESCAPE '\\')", arguments: [pattern]) == true
+            }
+        }) ?? true
+        guard cached else { return }
         try? await store.writer.write { db in
-            for key in keys {
-                try db.execute(sql: "DELETE FROM http_cache WHERE key LIKE ? ESCAPE '\\'", arguments: [Self.like(key)])
+            for pattern in patterns {
+                try db.execute(sql: "DELETE FROM http_cache WHERE key LIKE ? ESCAPE '\\'", arguments: [pattern])
             }
         }
     }

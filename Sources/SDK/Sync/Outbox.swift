@@ -26,17 +26,17 @@ public struct Outbox: Sendable {
         let created = now()
         let key = makeKey()
         return try await store.writer.write { db -> OutboxItem? in
-            if var last = try OutboxItem
-                .filter(OutboxItem.Columns.resource == write.resource)
-                .order(OutboxItem.Columns.id.desc).fetchOne(db), last.attempts == 0
-            {
+            // Cached statements: enqueueing is on the path of every optimistic write.
+            let lastStatement = try db.cachedStatement(
+                sql: "SELECT * FROM outbox WHERE resource = ? ORDER BY id DESC LIMIT 1")
+            if var last = try OutboxItem.fetchOne(lastStatement, arguments: [write.resource]), last.attempts == 0 {
                 switch (last.operation, write.operation) {
                 case (.create, .update), (.update, .update):
                     last.body = JSONObject.merge(last.body, write.body)
-                    try last.update(db)
+                    try db.cachedStatement(sql: "UPDATE outbox SET body = ? WHERE id = ?").execute(arguments: [last.body, last.id])
                     return last
                 case (.create, .delete):
-                    try last.delete(db)
+                    try db.cachedStatement(sql: "DELETE FROM outbox WHERE id = ?").execute(arguments: [last.id])
                     return nil
                 case (.update, .delete):
                     last.operation = .delete
@@ -54,7 +54,14 @@ public struct Outbox: Sendable {
                 path: write.endpoint.encodedPath, body: write.body, baseVersion: write.baseVersion,
                 baseJson: write.baseJson, idempotencyKey: key, createdAt: created, attempts: 0, nextAttemptAt: nil,
                 lastError: nil)
-            try item.insert(db)
+            try db.cachedStatement(sql: """
+                INSERT INTO outbox (resource, operation, method, path, body, base_version, base_json, idempotency_key, created_at, attempts)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+                """).execute(arguments: [
+                    item.resource, item.operation.rawValue, item.method, item.path, item.body, item.baseVersion,
+                    item.baseJson, item.idempotencyKey, item.createdAt,
+                ])
+            item.id = db.lastInsertedRowID
             return item
         }
     }

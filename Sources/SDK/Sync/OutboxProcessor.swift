@@ -5,6 +5,8 @@ import GRDB
 struct OutboxProcessor: Sendable {
     enum Outcome: Sendable, Equatable {
         case sent, deadLettered, parked, resend
+        /// The item left the outbox before it was sent (a create cancelled by a delete).
+        case gone
         /// Stop this resource for now (retry later).
         case retryLater(String)
         /// Stop everything (offline or signed out).
@@ -24,14 +26,29 @@ struct OutboxProcessor: Sendable {
             let outcome = await process(item)
             outcomes.append(outcome)
             switch outcome {
-            case .sent, .deadLettered, .parked: continue
+            case .sent, .deadLettered, .parked, .gone: continue
             case .resend, .retryLater, .halt: return outcomes
             }
         }
         return outcomes
     }
 
-    func process(_ item: OutboxItem) async -> Outcome {
+    func process(_ listed: OutboxItem) async -> Outcome {
+        // Work on the item as it is now, not as the drain listed it: since then an earlier item
+        // of the resource may have rebased it, or a later write may have coalesced into it.
+        // Counting the attempt in the same transaction means every write from here on is
+        // appended instead of rewriting what is being sent.
+        let claimed: OutboxItem?
+        do {
+            claimed = try await store.writer.write { db -> OutboxItem? in
+                guard let id = listed.id, let current = try OutboxItem.fetchOne(db, key: id) else { return nil }
+                try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", arguments: [id])
+                return current
+            }
+        } catch {
+            return .retryLater("store")
+        }
+        guard let item = claimed else { return .gone }
         let now = environment.now()
         if now.timeIntervalSince(item.createdAt) > staleAfter {
             return (try? await deadLetter(item, reason: "stale", status: nil, problem: nil)) ?? .retryLater("store")
@@ -42,13 +59,6 @@ struct OutboxProcessor: Sendable {
         var body = item.body
         if let version = item.baseVersion, item.operation != .delete {
             body = JSONObject.merge(body, JSONObject.encode(["version": version]))
-        }
-        do {
-            try await store.writer.write { db in
-                try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", arguments: [item.id])
-            }
-        } catch {
-            return .retryLater("store")
         }
         let response: APIResponse
         do {

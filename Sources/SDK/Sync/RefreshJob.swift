@@ -30,7 +30,8 @@ final class RefreshQueue: Sendable {
     }
 }
 
-/// Fetches what a ``RefreshJob`` names and stores the server's state in the local cache.
+/// Fetches what a ``RefreshJob`` names from the server (revalidating with the cached ETag: a
+/// 304 costs no body) and stores its state in the local cache; offline it fails.
 struct Refresher: Sendable {
     let client: APIClient
     let store: OfflineStore
@@ -43,17 +44,17 @@ struct Refresher: Sendable {
             var page = 1
             var all: [Course] = []
             while true {
-                let result: Page<Course> = try await cache.fetchJSON(.Courses.list(page: page, limit: 100), policy: .networkFirst)
+                let result: Page<Course> = try await cache.fetchJSON(.Courses.list(page: page, limit: 100), policy: .networkOnly)
                 all += result.items
                 if all.count >= result.total || result.items.isEmpty { break }
                 page += 1
             }
             try await replaceCourses(all)
         case .course(let id):
-            let course: Course = try await cache.fetchJSON(.Courses.get(id), policy: .networkFirst)
+            let course: Course = try await cache.fetchJSON(.Courses.get(id), policy: .networkOnly)
             try await store.writer.write { [now] db in try Self.entity(course, at: now()).save(db) }
         case .lessons(let courseID):
-            let list: LessonList = try await cache.fetchJSON(.Courses.lessons(courseID), policy: .networkFirst)
+            let list: LessonList = try await cache.fetchJSON(.Courses.lessons(courseID), policy: .networkOnly)
             let fetched = now()
             try await store.writer.write { db in
                 try CachedEntity.filter(CachedEntity.Columns.kind == CachedEntity.Kind.lesson.rawValue && CachedEntity.Columns.parentId == courseID).deleteAll(db)

@@ -29,7 +29,7 @@ public actor SyncEngine {
     public init(
         client: APIClient, store: OfflineStore, monitor: ConnectivityMonitor, cache: ResponseCache,
         policy: ConflictPolicy = ConflictPolicy(), environment: SDKEnvironment = .live,
-        staleAfter: Duration = .seconds(24 * 3600), parallelResources: Int = 8
+        staleAfter: Duration = .seconds(24 * 3600), parallelResources: Int = 16
     ) {
         self.client = client
         self.cache = cache
@@ -102,9 +102,11 @@ public actor SyncEngine {
     }
 
     /// Drains now (waiting for a drain already under way) and reports what happened.
+    ///
+    /// Unlike the background drains it does not wait for items' retry delays: the caller asked now.
     @discardableResult
     public func syncNow() async -> SyncReport {
-        await drain()
+        await drain(ignoringRetryDelays: true)
     }
 
     /// Asks the background loop to fetch `job` again (when online); deduplicated.
@@ -145,60 +147,72 @@ public actor SyncEngine {
 
     private func hasDueItems() async throws -> Bool {
         let now = environment.now()
-        return try await store.writer.read { db in
-            try OutboxItem.filter(Column("next_attempt_at") == nil || Column("next_attempt_at") <= now).fetchCount(db) > 0
-        }
+        return try await store.writer.read { db in try !Self.dueQueues(db, now: now).isEmpty }
     }
 
-    func drain() async -> SyncReport {
+    /// The outbox per resource, in enqueue order, keeping only the resources whose first item is
+    /// due: a later write of a resource never overtakes an earlier one waiting for its retry.
+    static func dueQueues(_ db: Database, now: Date) throws -> [(resource: String, items: [OutboxItem])] {
+        var queues: [(resource: String, items: [OutboxItem])] = []
+        var index: [String: Int] = [:]
+        for item in try OutboxItem.order(OutboxItem.Columns.id).fetchAll(db) {
+            if let position = index[item.resource] {
+                queues[position].items.append(item)
+            } else {
+                index[item.resource] = queues.count
+                queues.append((item.resource, [item]))
+            }
+        }
+        return queues.filter { queue in queue.items[0].nextAttemptAt.map { $0 <= now } ?? true }
+    }
+
+    func drain(ignoringRetryDelays: Bool = false) async -> SyncReport {
         if let draining { return await draining.value }
-        let task = Task { await self.performDrain() }
+        let task = Task { await self.performDrain(ignoringRetryDelays: ignoringRetryDelays) }
         draining = task
         let report = await task.value
         draining = nil
         return report
     }
 
-    private func performDrain() async -> SyncReport {
+    private func performDrain(ignoringRetryDelays: Bool) async -> SyncReport {
         statusBroadcaster.update { $0.isSyncing = true }
         var report = SyncReport()
         var lastError: String?
+        // Resources told to retry later sit out the rest of this drain (their Retry-After holds
+        // even when the caller asked to ignore retry delays).
+        var waiting: Set<String> = []
         rounds: while !Task.isCancelled {
-            let now = environment.now()
-            guard let due = try? await store.writer.read({ db in
-                try OutboxItem.filter(Column("next_attempt_at") == nil || Column("next_attempt_at") <= now)
-                    .order(OutboxItem.Columns.id).fetchAll(db)
-            }), !due.isEmpty else { break }
+            let now = ignoringRetryDelays ? Date.distantFuture : environment.now()
             // Items of one resource go in order; different resources go side by side.
-            var byResource: [String: [OutboxItem]] = [:]
-            var order: [String] = []
-            for item in due {
-                if byResource[item.resource] == nil { order.append(item.resource) }
-                byResource[item.resource, default: []].append(item)
-            }
+            guard let due = try? await store.writer.read({ [waiting] db in
+                try Self.dueQueues(db, now: now).filter { !waiting.contains($0.resource) }
+            }), !due.isEmpty else { break }
             let processor = OutboxProcessor(
                 client: client, store: store, cache: cache, policy: policy, environment: environment, staleAfter: staleAfter)
             var progressed = false
             var halted = false
-            for batchStart in stride(from: 0, to: order.count, by: parallelResources) {
-                let batch = order[batchStart..<min(order.count, batchStart + parallelResources)]
-                let results = await withTaskGroup(of: [OutboxProcessor.Outcome].self) { group in
-                    for resource in batch {
-                        let items = byResource[resource] ?? []
-                        group.addTask { await processor.process(items) }
+            for batchStart in stride(from: 0, to: due.count, by: parallelResources) {
+                let batch = due[batchStart..<min(due.count, batchStart + parallelResources)]
+                let results = await withTaskGroup(of: (String, [OutboxProcessor.Outcome]).self) { group in
+                    for queue in batch {
+                        let (resource, items) = (queue.resource, queue.items)
+                        group.addTask { (resource, await processor.process(items)) }
                     }
-                    var all: [OutboxProcessor.Outcome] = []
-                    for await outcomes in group { all += outcomes }
+                    var all: [(String, [OutboxProcessor.Outcome])] = []
+                    for await outcomes in group { all.append(outcomes) }
                     return all
                 }
-                for outcome in results {
-                    switch outcome {
-                    case .sent: report.sent += 1; progressed = true
-                    case .deadLettered: report.deadLettered += 1; progressed = true
-                    case .parked: report.conflictsParked += 1; progressed = true
-                    case .resend: progressed = true
-                    case .retryLater(let error): lastError = error
-                    case .halt(let error): lastError = error; halted = true
+                for (resource, outcomes) in results {
+                    for outcome in outcomes {
+                        switch outcome {
+                        case .sent: report.sent += 1; progressed = true
+                        case .deadLettered: report.deadLettered += 1; progressed = true
+                        case .parked: report.conflictsParked += 1; progressed = true
+                        case .resend, .gone: progressed = true
+                        case .retryLater(let error): lastError = error; waiting.insert(resource)
+                        case .halt(let error): lastError = error; halted = true
+                        }
                     }
                 }
                 if halted { break rounds }

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+@testable import EduGoSDK
+
+/// ``ConnectivityMonitor``: what it learns from requests, what it publishes, and its probe loop
+/// (sleeps are recorded by the virtual clock, never waited for).
+@Suite struct ConnectivityMonitorTests {
+    let environment = TestEnvironment()
+
+    /// A probe that answers `answers` in turn (the last one repeats) and counts its calls.
+    final class ScriptedProbe: Sendable {
+        private let state: Locked<(calls: Int, answers: [Bool])>
+        /// Each call's number, as it happens.
+        let calls: AsyncStream<Int>
+        private let continuation: AsyncStream<Int>.Continuation
+
+        init(_ answers: Bool...) {
+            state = Locked((0, answers))
+            (calls, continuation) = AsyncStream<Int>.makeStream()
+        }
+
+        var count: Int { state.value.calls }
+
+        func callAsFunction() -> Bool {
+            let (call, answer) = state.withLock { state -> (Int, Bool) in
+                state.calls += 1
+                let answer = state.answers.count > 1 ? state.answers.removeFirst() : state.answers[0]
+                return (state.calls, answer)
+            }
+            continuation.yield(call)
+            return answer
+        }
+    }
+
+    @Test("any HTTP answer means connected; no answer means offline")
+    func learnsFromTransportEvents() {
+        let monitor = ConnectivityMonitor(initiallyConnected: false, environment: environment.sdk) { false }
+
+        monitor.transportDidFinish(.response(503))
+        #expect(monitor.isConnected)
+        monitor.transportDidFinish(.unreachable)
+        #expect(!monitor.isConnected)
+        monitor.transportDidFinish(.response(200))
+        #expect(monitor.isConnected)
+    }
+
+    @Test("the API client tells the monitor what each request found")
+    func learnsFromTheClient() async throws {
+        // Given a client observed by the monitor and a network that fails once, then answers 500
+        let monitor = ConnectivityMonitor(initiallyConnected: true, environment: environment.sdk) { false }
+        let transport = StubTransport(script: [.offline, .status(500)])
+        let client = APIClient(
+            configuration: Fixture.configuration(), transport: transport, environment: environment.sdk, observers: [monitor],
+            logger: .silent)
+
+        // When a request finds no connection, the monitor says offline
+        await #expect(throws: NetworkError.noConnection) { try await client.send(endpoint: .health) }
+        #expect(!monitor.isConnected)
+        // And when the server answers, even with an error, it says connected
+        _ = try await client.send(endpoint: .health)
+        #expect(monitor.isConnected)
+    }
+
+    @Test("updates() yields the current state, then changes only")
+    func updatesYieldChangesOnly() async {
+        let monitor = ConnectivityMonitor(initiallyConnected: true, environment: environment.sdk) { false }
+        let updates = monitor.updates()
+
+        monitor.set(true)
+        monitor.set(false)
+        monitor.transportDidFinish(.unreachable)
+        monitor.set(true)
+        monitor.transportDidFinish(.response(200))
+        monitor.set(false)
+
+        let values = await collect(updates) { $0.count == 4 }
+        #expect(values == [true, false, true, false])
+    }
+
+    @Test("while offline, run() probes with delays doubling from 1 s up to the maximum")
+    func probeBackoff() async {
+        // Given a server that answers the seventh probe
+        let probe = ScriptedProbe(false, false, false, false, false, false, true)
+        let monitor = ConnectivityMonitor(initiallyConnected: false, environment: environment.sdk, maximumDelay: .seconds(8)) {
+            probe()
+        }
+        let updates = monitor.updates()
+
+        // When the monitor runs until it is connected
+        let running = Task { await monitor.run() }
+        let connected = await firstValue(of: updates) { $0 }
+        running.cancel()
+        await running.value
+
+        // Then it waited 1, 2, 4 and then 8 s (the maximum) between probes
+        #expect(connected == true)
+        #expect(probe.count == 7)
+        #expect(environment.sleeps == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(8), .seconds(8)])
+    }
+
+    @Test("once connected, run() stops probing until the connection is lost, then starts over at 1 s")
+    func stopsProbingWhileConnected() async {
+        // Given a monitor that connects at its second probe
+        let probe = ScriptedProbe(false, true, false, true)
+        let monitor = ConnectivityMonitor(initiallyConnected: false, environment: environment.sdk) { probe() }
+        let running = Task { await monitor.run() }
+        _ = await firstValue(of: monitor.updates()) { $0 }
+        #expect(probe.count == 2)
+
+        // When the connection is lost again
+        let updates = monitor.updates()
+        monitor.transportDidFinish(.unreachable)
+        let values = await collect(updates) { $0.count == 3 }
+        running.cancel()
+        await running.value
+
+        // Then probing started again with a 1 s delay, and nothing was probed while connected
+        #expect(values == [true, false, true])
+        #expect(probe.count == 4)
+        #expect(environment.sleeps == [.seconds(1), .seconds(1)])
+    }
+
+    @Test("cancelling the task ends run() while connected")
+    func cancellationWhileConnected() async {
+        let probe = ScriptedProbe(true)
+        let monitor = ConnectivityMonitor(initiallyConnected: true, environment: environment.sdk) { probe() }
+
+        let running = Task { await monitor.run() }
+        running.cancel()
+        await running.value
+
+        #expect(probe.count == 0)
+        #expect(environment.sleeps.isEmpty)
+    }
+
+    @Test("cancelling the task ends run() while it is probing")
+    func cancellationWhileProbing() async {
+        // Given a probe that hangs on its third call (until cancelled)
+        let probe = ScriptedProbe(false)
+        let monitor = ConnectivityMonitor(initiallyConnected: false, environment: environment.sdk) {
+            let answer = probe()
+            if probe.count == 3 { try? await Task.sleep(for: .seconds(3600)) }
+            return answer
+        }
+        let running = Task { await monitor.run() }
+        _ = await firstValue(of: probe.calls) { $0 == 3 }
+
+        // When the task is cancelled
+        running.cancel()
+        await running.value
+
+        // Then run() returned without sleeping or probing again
+        #expect(probe.count == 3)
+        #expect(environment.sleeps == [.seconds(1), .seconds(2)])
+        #expect(!monitor.isConnected)
+    }
+}

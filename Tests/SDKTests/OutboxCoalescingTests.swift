@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+
+@testable import EduGoSDK
+
+/// How ``Outbox/enqueue(_:)`` folds writes to one resource together while they were never sent.
+@Suite struct OutboxCoalescingTests {
+    let store: OfflineStore
+    let outbox: Outbox
+
+    init() throws {
+        store = try OfflineStore.inMemory(tenantID: Fixture.tenantID, userID: "user-1")
+        // Keys are numbered so a test can tell which enqueue an item's key came from.
+        let serial = Locked(0)
+        outbox = Outbox(
+            store: store, now: { Date(timeIntervalSince1970: 1_800_000_000) },
+            makeKey: { "key-\(serial.withLock { value -> Int in value += 1; return value })" })
+    }
+
+    /// Marks every queued item as sent once (as the processor does before sending).
+    private func markAttempted() async throws {
+        try await store.writer.write { db in try db.execute(sql: "UPDATE outbox SET attempts = 1") }
+    }
+
+    @Test("two updates to one resource become one item with the merged body and the first base version and key")
+    func updatesMerge() async throws {
+        // Given an update based on version 3
+        let base = OfflineFixture.progress(watched: 10, version: 3)
+        try await outbox.enqueue(OfflineFixture.progressWrite(["watched_seconds": 60], baseVersion: 3, baseJson: base))
+        // When a second update to the same lesson, based on a later version, is enqueued
+        try await outbox.enqueue(OfflineFixture.progressWrite(["completed": true], baseVersion: 4))
+
+        // Then one item carries both changes, the first write's base and the first key
+        let items = try await outbox.pending()
+        #expect(items.count == 1)
+        let item = try #require(items.first)
+        let body = OfflineFixture.object(item.body)
+        #expect(body["watched_seconds"] as? Int == 60)
+        #expect(body["completed"] as? Bool == true)
+        #expect(body["lesson_id"] as? String == "lesson-1")
+        #expect(item.baseVersion == 3)
+        #expect(OfflineFixture.object(item.baseJson)["watched_seconds"] as? Int == 10)
+        #expect(item.idempotencyKey == "key-1")
+        #expect(item.operation == .update)
+    }
+
+    @Test("a later value of the same field replaces the earlier one")
+    func laterValueWins() async throws {
+        try await outbox.enqueue(OfflineFixture.progressWrite(["watched_seconds": 60], baseVersion: 1))
+        try await outbox.enqueue(OfflineFixture.progressWrite(["watched_seconds": 90], baseVersion: 1))
+
+        let item = try #require(try await outbox.pending().first)
+        #expect(OfflineFixture.object(item.body)["watched_seconds"] as? Int == 90)
+    }
+
+    @Test("a create followed by an update stays one create with both bodies")
+    func createThenUpdateStaysCreate() async throws {
+        // Given a creation that was never sent
+        let create = PendingWrite(
+            resource: "lesson/new-1", operation: .create, endpoint: .Courses.createLesson("course-1"),
+            body: OfflineFixture.data(["title": "Intro"]), baseVersion: nil, baseJson: nil)
+        try await outbox.enqueue(create)
+        // When the new thing is edited
+        let update = PendingWrite(
+            resource: "lesson/new-1", operation: .update, endpoint: .Courses.updateLesson("course-1", "new-1"),
+            body: OfflineFixture.data(["content": "Hola"]), baseVersion: 1, baseJson: nil)
+        try await outbox.enqueue(update)
+
+        // Then one POST creates it with both fields
+        let items = try await outbox.pending()
+        #expect(items.count == 1)
+        let item = try #require(items.first)
+        #expect(item.operation == .create)
+        #expect(item.method == "POST")
+        #expect(item.path == "/v1/courses/course-1/lessons")
+        let body = OfflineFixture.object(item.body)
+        #expect(body.count == 2)
+        #expect(body["title"] as? String == "Intro")
+        #expect(body["content"] as? String == "Hola")
+        #expect(item.baseVersion == nil)
+        #expect(item.idempotencyKey == "key-1")
+    }
+
+    @Test("a create followed by a delete leaves nothing to send")
+    func createThenDeleteCancels() async throws {
+        try await outbox.enqueue(OfflineFixture.enroll("course-9"))
+
+        let result = try await outbox.enqueue(OfflineFixture.unenroll("course-9"))
+
+        #expect(result == nil)
+        #expect(try await outbox.pending().isEmpty)
+        #expect(try await !outbox.hasPending(resource: "enrollment/course-9"))
+    }
+
+    @Test("an update followed by a delete becomes one delete with the update's key and base")
+    func updateThenDeleteBecomesDelete() async throws {
+        // Given an unsent update of a lesson
+        let update = PendingWrite(
+            resource: "lesson/l-1", operation: .update, endpoint: .Courses.updateLesson("course-1", "l-1"),
+            body: OfflineFixture.data(["title": "Renamed"]), baseVersion: 5, baseJson: nil)
+        try await outbox.enqueue(update)
+        // When the lesson is deleted
+        let delete = PendingWrite(
+            resource: "lesson/l-1", operation: .delete, endpoint: .Courses.deleteLesson("course-1", "l-1"), body: nil,
+            baseVersion: 5, baseJson: nil)
+        try await outbox.enqueue(delete)
+
+        // Then only the delete is left
+        let items = try await outbox.pending()
+        #expect(items.count == 1)
+        let item = try #require(items.first)
+        #expect(item.operation == .delete)
+        #expect(item.method == "DELETE")
+        #expect(item.path == "/v1/courses/course-1/lessons/l-1")
+        #expect(item.body == nil)
+        #expect(item.baseVersion == 5)
+        #expect(item.idempotencyKey == "key-1")
+    }
+
+    @Test("an item that was already attempted is never rewritten: the next write is appended")
+    func attemptedItemIsNotCoalesced() async throws {
+        // Given an update that was sent once (the server may hold its key)
+        try await outbox.enqueue(OfflineFixture.progressWrite(["watched_seconds": 60], baseVersion: 1))
+        try await markAttempted()
+        // When the lesson is written again
+        try await outbox.enqueue(OfflineFixture.progressWrite(["watched_seconds": 90], baseVersion: 1))
+
+        // Then the attempted item is untouched and a new item with a new key follows it
+        let items = try await outbox.pending()
+        #expect(items.count == 2)
+        #expect(OfflineFixture.object(items[0].body)["watched_seconds"] as? Int == 60)
+        #expect(items[0].attempts == 1)
+        #expect(items[0].idempotencyKey == "key-1")
+        #expect(OfflineFixture.object(items[1].body)["watched_seconds"] as? Int == 90)
+        #expect(items[1].attempts == 0)
+        #expect(items[1].idempotencyKey == "key-2")
+    }
+
+    @Test("a delete after an attempted create is queued rather than cancelling the create")
+    func attemptedCreateIsNotCancelled() async throws {
+        try await outbox.enqueue(OfflineFixture.enroll("course-9"))
+        try await markAttempted()
+
+        try await outbox.enqueue(OfflineFixture.unenroll("course-9"))
+
+        #expect(try await outbox.pending().map(\.operation) == [.create, .delete])
+    }
+
+    @Test("writes to different resources never coalesce")
+    func differentResourcesStayApart() async throws {
+        try await outbox.enqueue(OfflineFixture.progressWrite(lessonID: "lesson-1", ["watched_seconds": 60]))
+        try await outbox.enqueue(OfflineFixture.progressWrite(lessonID: "lesson-2", ["watched_seconds": 60]))
+        try await outbox.enqueue(OfflineFixture.enroll("course-1"))
+        try await outbox.enqueue(OfflineFixture.unenroll("course-2"))
+
+        let items = try await outbox.pending()
+        #expect(items.map(\.resource) == [
+            "progress/course-1/lesson-1", "progress/course-1/lesson-2", "enrollment/course-1", "enrollment/course-2",
+        ])
+    }
+
+    @Test("every enqueued item gets its own Idempotency-Key at enqueue time")
+    func uniqueKeys() async throws {
+        // Given the outbox's own key generator
+        let outbox = Outbox(store: store)
+        // When writes to several resources are enqueued
+        for lesson in 1...5 {
+            try await outbox.enqueue(OfflineFixture.progressWrite(lessonID: "lesson-\(lesson)", ["watched_seconds": lesson]))
+        }
+        try await outbox.enqueue(OfflineFixture.enroll("course-3"))
+
+        // Then each already has a key, and no two share one
+        let keys = try await outbox.pending().map(\.idempotencyKey)
+        #expect(keys.count == 6)
+        #expect(Set(keys).count == 6)
+        #expect(keys.allSatisfy { UUID(uuidString: $0) != nil })
+    }
+}

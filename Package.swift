@@ -91,6 +91,7 @@ let package = Package(
         .testTarget(
             name: "ContractTests",
             dependencies: [
+                .product(name: "Logging", package: "swift-log"),
                 "EduGoServer",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

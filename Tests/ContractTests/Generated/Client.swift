@@ -5229,6 +5229,11 @@ internal struct Client: APIProtocol {
                             name: "Location",
                             as: Components.Headers.LocationOptional.self
                         ),
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Components.Headers.ETagOptional.self
+                        ),
                         idempotentReplayed: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
@@ -18453,7 +18458,7 @@ internal struct Client: APIProtocol {
     }
     /// Record the caller's progress on one lesson
     ///
-    /// The first write for a lesson creates the record (no base version needed); later writes need `If-Match` or the body's `version`. Setting `completed: true` sets `completed_at`.
+    /// The first write for a lesson creates the record (no base version needed; one given anyway is not checked, as there is nothing to conflict with); later writes need `If-Match` or the body's `version`. Setting `completed: true` sets `completed_at` (false clears it).
     ///
     /// - Remark: HTTP `PUT /v1/courses/{id}/progress`.
     /// - Remark: Generated from `#/paths//v1/courses/{id}/progress/put(putProgress)`.

@@ -4194,6 +4194,10 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/POST/responses/201/headers/Location`.
                     internal var location: Components.Headers.LocationOptional?
+                    /// Strong ETag of the returned resource, `"<version>"`, when sent.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/users/POST/responses/201/headers/ETag`.
+                    internal var eTag: Components.Headers.ETagOptional?
                     /// - Remark: Generated from `#/components/headers/Idempotent-Replayed`.
                     internal enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
                         case _true = "true"
@@ -4260,6 +4264,7 @@ internal enum Operations {
                     ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - location: Path of the created resource, when sent.
+                    ///   - eTag: Strong ETag of the returned resource, `"<version>"`, when sent.
                     ///   - idempotentReplayed: `true` when this response is a replay of a stored response for the same `Idempotency-Key`.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
@@ -4272,6 +4277,7 @@ internal enum Operations {
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
                         location: Components.Headers.LocationOptional? = nil,
+                        eTag: Components.Headers.ETagOptional? = nil,
                         idempotentReplayed: Components.Headers.IdempotentReplayed? = nil,
                         xContentTypeOptions: Components.Headers.XContentTypeOptions,
                         xFrameOptions: Components.Headers.XFrameOptions,
@@ -4284,6 +4290,7 @@ internal enum Operations {
                         self.xRequestID = xRequestID
                         self.cacheControl = cacheControl
                         self.location = location
+                        self.eTag = eTag
                         self.idempotentReplayed = idempotentReplayed
                         self.xContentTypeOptions = xContentTypeOptions
                         self.xFrameOptions = xFrameOptions
@@ -6980,7 +6987,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Conflict: `version_conflict` (the body's `version` is stale; the body carries `current_version` and `current`), or `idempotency_in_progress`.
+            /// Conflict: `version_conflict` (stale body `version`, with `current_version` and `current`), `email_taken`, `user_owns_courses` (a teacher who still owns courses cannot stop being one) or `idempotency_in_progress`.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/patch(updateUser)/responses/409`.
             ///
@@ -10605,7 +10612,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Conflict: `idempotency_in_progress` (a request with the same `Idempotency-Key` is still being processed).
+            /// Conflict: `course_not_published` (only published courses take enrollments; a teacher or admin can see a draft but not enroll in it) or `idempotency_in_progress`.
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/enrollment/post(enroll)/responses/409`.
             ///
@@ -13703,7 +13710,7 @@ internal enum Operations {
     }
     /// Record the caller's progress on one lesson
     ///
-    /// The first write for a lesson creates the record (no base version needed); later writes need `If-Match` or the body's `version`. Setting `completed: true` sets `completed_at`.
+    /// The first write for a lesson creates the record (no base version needed; one given anyway is not checked, as there is nothing to conflict with); later writes need `If-Match` or the body's `version`. Setting `completed: true` sets `completed_at` (false clears it).
     ///
     /// - Remark: HTTP `PUT /v1/courses/{id}/progress`.
     /// - Remark: Generated from `#/paths//v1/courses/{id}/progress/put(putProgress)`.

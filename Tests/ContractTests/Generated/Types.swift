@@ -205,7 +205,7 @@ internal protocol APIProtocol: Sendable {
     func getProgress(_ input: Operations.GetProgress.Input) async throws -> Operations.GetProgress.Output
     /// Record the caller's progress on one lesson
     ///
-    /// The first write for a lesson creates the record (no base version needed); later writes need `If-Match` or the body's `version`. Setting `completed: true` sets `completed_at`.
+    /// The first write for a lesson creates the record (no base version needed; one given anyway is not checked, as there is nothing to conflict with); later writes need `If-Match` or the body's `version`. Setting `completed: true` sets `completed_at` (false clears it).
     ///
     /// - Remark: HTTP `PUT /v1/courses/{id}/progress`.
     /// - Remark: Generated from `#/paths//v1/courses/{id}/progress/put(putProgress)`.
@@ -674,7 +674,7 @@ extension APIProtocol {
     }
     /// Record the caller's progress on one lesson
     ///
-    /// The first write for a lesson creates the record (no base version needed); later writes need `If-Match` or the body's `version`. Setting `completed: true` sets `completed_at`.
+    /// The first write for a lesson creates the record (no base version needed; one given anyway is not checked, as there is nothing to conflict with); later writes need `If-Match` or the body's `version`. Setting `completed: true` sets `completed_at` (false clears it).
     ///
     /// - Remark: HTTP `PUT /v1/courses/{id}/progress`.
     /// - Remark: Generated from `#/paths//v1/courses/{id}/progress/put(putProgress)`.

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// `verifyEmail`, with the token from the dev mailbox.
+@Suite struct EmailVerificationContractTests {
+    @Test("verifyEmail with the mailed token answers 200 with the user now verified")
+    func verifiesWithTheMailedToken() async throws {
+        try await ContractHarness.with { api in
+            let email = uniqueEmail()
+            let registered = try await api.anonymous.register(
+                headers: .init(xTenantID: "demo"), body: .json(RegistrationContractTests.newcomer(email))
+            ).created.body.json
+            let mail = try #require(
+                try await api.anonymous.devGetMailbox(query: .init(email: email), headers: .init(xTenantID: "demo"))
+                    .ok.body.json.items.first { $0.kind == .verifyEmail })
+
+            let ok = try await api.anonymous.verifyEmail(query: .init(token: mail.token), headers: .init(xTenantID: "demo")).ok
+
+            let user = try ok.body.json
+            #expect(user.id == registered.id)
+            #expect(user.emailVerified)
+            #expect(user.version == registered.version + 1)
+            #expect(ok.headers.cacheControl == .noStore)
+        }
+    }
+
+    @Test("verifyEmail with an unknown token answers 400 invalid_token")
+    func refusesAnUnknownToken() async throws {
+        try await ContractHarness.with { api in
+            let output = try await api.anonymous.verifyEmail(
+                query: .init(token: "not-a-token"), headers: .init(xTenantID: "demo"))
+
+            expectProblem(try output.badRequest.body.applicationProblemJson, status: 400, code: "invalid_token")
+        }
+    }
+
+    @Test("verifyEmail in a tenant that does not exist answers 404 tenant_not_found")
+    func refusesAnUnknownTenant() async throws {
+        try await ContractHarness.with { api in
+            let output = try await api.anonymous.verifyEmail(
+                query: .init(token: "whatever"), headers: .init(xTenantID: "no-such-tenant"))
+
+            expectProblem(try output.notFound.body.applicationProblemJson, status: 404, code: "tenant_not_found")
+        }
+    }
+}

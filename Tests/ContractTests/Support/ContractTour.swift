@@ -1,0 +1,116 @@
+import Foundation
+
+/// One pass through every operation of the spec with the generated client, each answered with
+/// its success status and decoded: a fresh dev tenant, a newcomer's sign-up and password reset,
+/// user administration, a teacher's course and lesson, a learner's enrollment and progress, and
+/// the clean-up.
+struct ContractTour {
+    let api: ContractHarness
+
+    func run() async throws {
+        let anonymous = api.anonymous
+        _ = try await anonymous.getHealth().ok.body.json
+        _ = try await anonymous.getJwks().ok.body.json
+        _ = try await String(collecting: anonymous.getOpenApiDocument().ok.body.yaml, upTo: 4 << 20)
+
+        // A tenant of our own, and a newcomer who signs up, verifies, and resets the password.
+        let tenant = try await api.freshTenant()
+        let tid = tenant.tenantId
+        func account(_ role: Components.Schemas.Role) throws -> TestAccount {
+            let seeded = try tenant.accounts.first { $0.role == role }.orThrow(TourError.missingAccount(role.rawValue))
+            return TestAccount(tenant: tid, email: seeded.email, password: seeded.password)
+        }
+        var newcomer = TestAccount(tenant: tid, email: uniqueEmail("tour"), password: "Tour-Password-1")
+        _ = try await anonymous.register(
+            headers: .init(xTenantID: tid),
+            body: .json(.init(email: newcomer.email, password: newcomer.password, firstName: "Tour", lastName: "Guide"))
+        ).created.body.json
+        let verification = try await mail(.verifyEmail, to: newcomer.email, tenant: tid)
+        _ = try await anonymous.verifyEmail(query: .init(token: verification), headers: .init(xTenantID: tid)).ok.body.json
+        _ = try await anonymous.forgotPassword(headers: .init(xTenantID: tid), body: .json(.init(email: newcomer.email)))
+            .accepted.body.json
+        let reset = try await mail(.resetPassword, to: newcomer.email, tenant: tid)
+        _ = try await anonymous.resetPassword(
+            headers: .init(xTenantID: tid), body: .json(.init(token: reset, password: "Tour-Password-2"))
+        ).noContent
+        newcomer.password = "Tour-Password-2"
+
+        let learner = try await api.signIn(newcomer)
+        let refreshed = try await anonymous.refreshTokens(
+            headers: .init(xTenantID: tid), body: .json(.init(refreshToken: learner.tokens.refreshToken))
+        ).ok.body.json
+        let student = api.client(token: refreshed.accessToken)
+        _ = try await student.getMe().ok.body.json
+        let profile = try await student.getMyProfile().ok.body.json
+        _ = try await student.updateMyProfile(body: .json(.init(firstName: "Touring", version: profile.version))).ok.body.json
+
+        // User administration.
+        let admin = try await api.signIn(try account(.admin)).client
+        _ = try await admin.listUsers(query: .init(role: .student)).ok.body.json
+        _ = try await admin.searchUsers(query: .init(q: "tour")).ok.body.json
+        let user = try await admin.createUser(
+            body: .json(.init(email: uniqueEmail("staff"), password: "Staff-Password-1", firstName: "S", lastName: "T", role: .student))
+        ).created.body.json
+        let fetched = try await admin.getUser(path: .init(id: user.id)).ok.body.json
+        _ = try await admin.updateUser(
+            path: .init(id: user.id), body: .json(.init(lastName: "Updated", version: fetched.version))
+        ).ok.body.json
+        _ = try await admin.deleteUser(path: .init(id: user.id)).noContent
+
+        // A teacher's course and lesson.
+        let teacher = try await api.signIn(try account(.teacher)).client
+        let course = try await teacher.createCourse(
+            body: .json(.init(title: "Tour course", category: .science, published: true))
+        ).created.body.json
+        _ = try await teacher.listCourses().ok.body.json
+        _ = try await teacher.searchCourses(query: .init(q: "tour course")).ok.body.json
+        let current = try await teacher.getCourse(path: .init(id: course.id)).ok.body.json
+        _ = try await teacher.updateCourse(
+            path: .init(id: course.id), body: .json(.init(description: "Updated.", version: current.version))
+        ).ok.body.json
+        let lesson = try await teacher.createLesson(path: .init(id: course.id), body: .json(.init(title: "Tour lesson")))
+            .created.body.json
+        _ = try await teacher.listLessons(path: .init(id: course.id)).ok.body.json
+        let lessonPath = Operations.GetLesson.Input.Path(id: course.id, lessonId: lesson.id)
+        _ = try await teacher.getLesson(path: lessonPath).ok.body.json
+        _ = try await teacher.updateLesson(
+            path: .init(id: course.id, lessonId: lesson.id), body: .json(.init(content: "More.", version: lesson.version))
+        ).ok.body.json
+
+        // The learner enrolls, makes progress, and leaves.
+        _ = try await student.enroll(path: .init(id: course.id)).created.body.json
+        _ = try await student.putProgress(
+            path: .init(id: course.id), body: .json(.init(lessonId: lesson.id, completed: true))
+        ).ok.body.json
+        _ = try await student.getProgress(path: .init(id: course.id)).ok.body.json
+        _ = try await student.listMyCourses().ok.body.json
+        _ = try await student.unenroll(path: .init(id: course.id)).noContent
+
+        // Clean-up and sign-out.
+        _ = try await teacher.deleteLesson(path: .init(id: course.id, lessonId: lesson.id)).noContent
+        _ = try await teacher.deleteCourse(path: .init(id: course.id)).noContent
+        _ = try await student.logout().noContent
+    }
+
+    /// The token of the newest mail of `kind` to `email`.
+    private func mail(
+        _ kind: Components.Schemas.DevMail.KindPayload, to email: String, tenant: String
+    ) async throws -> String {
+        let mails = try await api.anonymous.devGetMailbox(query: .init(email: email), headers: .init(xTenantID: tenant))
+            .ok.body.json.items
+        return try mails.first { $0.kind == kind }.orThrow(TourError.missingMail(kind.rawValue)).token
+    }
+}
+
+enum TourError: Error {
+    case missingAccount(String)
+    case missingMail(String)
+}
+
+extension Optional {
+    /// The wrapped value, or `error` thrown.
+    func orThrow<Failure: Error>(_ error: @autoclosure () -> Failure) throws -> Wrapped {
+        guard let self else { throw error() }
+        return self
+    }
+}

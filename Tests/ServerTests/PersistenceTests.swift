@@ -87,6 +87,53 @@ struct PersistenceTests {
         }
     }
 
+    @Test("a burst of acknowledged course writes survives kill -9 right after the last acknowledgement")
+    func acknowledgedBurstSurvivesCrash() async throws {
+        try await withTemporaryDirectory { directory in
+            // Given 40 course creations sent 8 at a time, each acknowledged with 201, then SIGKILL
+            let acknowledged = try await withLiveServer(dataDirectory: directory) { server, client -> [String: String] in
+                let login = try await client.login(.demoTeacher)
+                let token = try login.decode(TokenPair.self).accessToken
+                var created: [String: String] = [:]
+                for batch in stride(from: 0, to: 40, by: 8) {
+                    try await withThrowingTaskGroup(of: (String, String)?.self) { group in
+                        for index in batch..<(batch + 8) {
+                            group.addTask {
+                                let title = "Curso ráfaga \(index)"
+                                let response = try await client.send(
+                                    "POST", "/v1/courses", bearer: token,
+                                    json: TestJSON.body(["title": title, "category": "science"]))
+                                guard response.status == 201 else { return nil }
+                                let body = try response.decode([String: JSONValueProbe].self)
+                                guard case .string(let id) = body["id"] else { return nil }
+                                return (id, title)
+                            }
+                        }
+                        for try await result in group {
+                            if let (id, title) = result { created[id] = title }
+                        }
+                    }
+                }
+                await server.kill()
+                #expect(server.killedBySignal)
+                return created
+            }
+            #expect(acknowledged.count == 40)
+
+            // When the server starts again, then every acknowledged course is there, unchanged
+            try await withLiveServer(dataDirectory: directory) { _, client in
+                let login = try await client.login(.demoTeacher)
+                let token = try login.decode(TokenPair.self).accessToken
+                for (id, title) in acknowledged {
+                    let response = try await client.send("GET", "/v1/courses/\(id)", bearer: token)
+                    #expect(response.status == 200, "course \(id) lost: \(response.status)")
+                    let body = try response.decode([String: JSONValueProbe].self)
+                    #expect(body["title"] == .string(title))
+                }
+            }
+        }
+    }
+
     @Test("the shipped binary stores passwords as bcrypt cost 12")
     func binaryHashesWithCostTwelve() async throws {
         try await withTemporaryDirectory { directory in
@@ -148,5 +195,19 @@ struct PersistenceTests {
             }
             #expect(status == .ok)
         }
+    }
+}
+
+/// A loosely typed JSON value, enough to read a response's members.
+enum JSONValueProbe: Decodable, Equatable {
+    case string(String), number(Double), bool(Bool), null, other
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else { self = .other }
     }
 }

@@ -12,6 +12,20 @@ let package = Package(
     ],
     targets: [
         .executableTarget(
+            name: "BaselineServer",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .executableTarget(
+            name: "LoadTargetServer",
+            dependencies: [
+                .product(name: "EduGoServer", package: "EduGo"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .executableTarget(
             name: "EduGoBenchmarks",
             dependencies: [
                 .product(name: "EduGoSDK", package: "EduGo"),

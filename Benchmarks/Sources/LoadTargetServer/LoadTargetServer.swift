@@ -1,0 +1,21 @@
+import EduGoServer
+import Foundation
+import Hummingbird
+
+/// `edugo-server` as the load tests run it: release build, data in a temporary directory, rate
+/// limits scaled up (a load generator is one address). Prints `BENCH_PORT=<port>`.
+@main
+struct LoadTargetServer {
+    static func main() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-load-\(UUID().uuidString)")
+        let configuration = ServerConfiguration(
+            port: 0, storage: .directory(directory), devMode: true, logLevel: .error,
+            rateLimits: RateLimits.standard.scaled(by: 1_000_000),
+            onServerRunning: { port in
+                print("BENCH_PORT=\(port)")
+                fflush(nil)
+            })
+        let app = try await buildApplication(configuration)
+        try await app.runService()
+    }
+}

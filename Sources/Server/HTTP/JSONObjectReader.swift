@@ -32,7 +32,9 @@ struct JSONObjectReader {
         }
     }
 
-    mutating func string(_ key: String, required: Bool = false, length: ClosedRange<Int>) -> String? {
+    /// - Parameter storesText: `false` for identifiers that are only looked up (a NUL in one simply
+    ///   matches nothing); text that is stored refuses NUL.
+    mutating func string(_ key: String, required: Bool = false, length: ClosedRange<Int>, storesText: Bool = true) -> String? {
         guard let value = object[key] else {
             if required { fail(key, "required", "is required") }
             return nil
@@ -42,7 +44,7 @@ struct JSONObjectReader {
             return nil
         }
         // SQLite text stops at NUL: a string carrying one could never be read back whole.
-        guard !string.contains("\u{0}") else {
+        guard !storesText || !string.contains("\u{0}") else {
             fail(key, "invalid_value", "must not contain NUL characters")
             return nil
         }

@@ -44,7 +44,7 @@ struct ProgressRoutes {
             try JSONObjectReader.checkKeys(body, known: Self.keys, writable: Self.keys)
             let precondition = try VersionPrecondition.from(request, body: body, required: false)
             var reader = JSONObjectReader(body)
-            let lessonID = reader.string("lesson_id", required: true, length: 1...64)
+            let lessonID = reader.string("lesson_id", required: true, length: 1...64, storesText: false)
             let completed = reader.bool("completed")
             let watched = reader.int("watched_seconds", range: 0...Self.maxWatchedSeconds)
             try reader.throwIfInvalid()

@@ -22,11 +22,13 @@ enum JSONCoding {
         return encoder
     }()
 
+    /// RFC 3339 with or without fractional seconds. The format styles are values, so decoding a
+    /// date allocates no formatter.
     static func parseDate(_ text: String) -> Date? {
-        let plain = ISO8601DateFormatter()
-        if let date = plain.date(from: text) { return date }
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return fractional.date(from: text)
+        if let date = try? Date(text, strategy: plain) { return date }
+        return try? Date(text, strategy: fractional)
     }
+
+    private static let plain = Date.ISO8601FormatStyle()
+    private static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }

@@ -31,15 +31,6 @@ final class Broadcaster<Value: Sendable>: Sendable {
         return stream
     }
 
-    /// Publishes `value` (to every subscriber, even when unchanged).
-    func send(_ value: Value) {
-        let targets = state.withLock { state -> [AsyncStream<Value>.Continuation] in
-            state.current = value
-            return Array(state.continuations.values)
-        }
-        for continuation in targets { continuation.yield(value) }
-    }
-
     /// Applies `change` and publishes the result when it differs.
     func update(_ change: (inout Value) -> Void) where Value: Equatable {
         let (value, targets) = state.withLock { state -> (Value, [AsyncStream<Value>.Continuation]) in

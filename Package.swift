@@ -62,7 +62,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "edugo",
-            dependencies: ["EduGoSDK", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "EduGoSDK",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -85,6 +89,7 @@ let package = Package(
                 "EduGoSDK",
                 "EduGoServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

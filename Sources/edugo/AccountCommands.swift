@@ -52,17 +52,21 @@ struct WhoAmICommand: AsyncParsableCommand {
     func run() async throws {
         let client = try global.client()
         let session = try await global.session(client)
-        let online = try await refresh(session, [.profile], options: global)
-        guard let me = try await session.profile.me() else { throw CLIError.failed("profile not cached yet") }
+        let stale = try await refresh(session, [.profile], options: global)
+        guard let me = try await session.profile.me() else {
+            if let stale { throw CLIError.unreachable("profile not cached and \(Output.describe(stale))") }
+            throw CLIError.failed("profile not cached yet")
+        }
         if global.json {
-            Output.json([
-                "id": me.value.id, "email": me.value.email, "first_name": me.value.firstName, "last_name": me.value.lastName,
-                "role": me.value.role, "tenant": global.tenant, "pending_writes": me.hasPendingWrites,
-            ])
+            Output.json(
+                [
+                    "id": me.value.id, "email": me.value.email, "first_name": me.value.firstName, "last_name": me.value.lastName,
+                    "role": me.value.role, "tenant": global.tenant, "pending_writes": me.hasPendingWrites,
+                ].merging(Output.staleJSON(stale)) { $1 })
         } else {
             let pending = me.hasPendingWrites ? 1 : 0
             Output.line("\(me.value.firstName) \(me.value.lastName) <\(me.value.email)> \(me.value.role) in \(global.tenant) "
-                + Output.freshness(fetchedAt: me.fetchedAt, pending: pending, offline: !online))
+                + Output.freshness(fetchedAt: me.fetchedAt, pending: pending, stale: stale))
         }
     }
 }

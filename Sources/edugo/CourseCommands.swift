@@ -14,8 +14,8 @@ struct CoursesCommand: AsyncParsableCommand {
         func run() async throws {
             let client = try global.client()
             let session = try await global.session(client)
-            let online = try await refresh(session, [.courses], options: global)
-            print(try await session.courses.list(category: category), online: online, options: global)
+            let stale = try await refresh(session, [.courses], options: global)
+            try print(try await session.courses.list(category: category), stale: stale, options: global)
         }
     }
 
@@ -27,8 +27,8 @@ struct CoursesCommand: AsyncParsableCommand {
         func run() async throws {
             let client = try global.client()
             let session = try await global.session(client)
-            let online = try await refresh(session, [.courses], options: global)
-            print(try await session.courses.search(query), online: online, options: global)
+            let stale = try await refresh(session, [.courses], options: global)
+            try print(try await session.courses.search(query), stale: stale, options: global)
         }
     }
 
@@ -40,27 +40,33 @@ struct CoursesCommand: AsyncParsableCommand {
         func run() async throws {
             let client = try global.client()
             let session = try await global.session(client)
-            let online = try await refresh(session, [.course(id)], options: global)
-            guard let course = try await session.courses.course(id: id) else { throw CLIError.failed("course \(id) is not cached") }
+            let stale = try await refresh(session, [.course(id)], options: global)
+            guard let course = try await session.courses.course(id: id) else {
+                if let stale { throw CLIError.unreachable("course \(id) is not cached and \(Output.describe(stale))") }
+                throw CLIError.failed("course \(id) is not cached")
+            }
             if global.json {
-                Output.json(courseJSON(course.value))
+                Output.json(courseJSON(course.value).merging(Output.staleJSON(stale)) { $1 }.merging(["cached_at": Output.iso(course.fetchedAt)]) { $1 })
             } else {
                 Output.line("\(course.value.title) [\(course.value.category)] \(course.value.lessonCount) lessons "
-                    + Output.freshness(fetchedAt: course.fetchedAt, pending: 0, offline: !online))
+                    + Output.freshness(fetchedAt: course.fetchedAt, pending: 0, stale: stale))
                 if !course.value.description.isEmpty { Output.line(course.value.description) }
             }
         }
     }
 
-    static func print(_ courses: Cached<[Course]>, online: Bool, options: GlobalOptions) {
+    static func print(_ courses: Cached<[Course]>, stale: StaleReason?, options: GlobalOptions) throws {
+        try requireCached(courses.fetchedAt, isEmpty: courses.value.isEmpty, stale: stale, what: "courses")
         if options.json {
-            Output.json(["items": courses.value.map(courseJSON), "offline": !online, "cached_at": Output.iso(courses.fetchedAt)])
+            Output.json(
+                ["items": courses.value.map(courseJSON), "cached_at": Output.iso(courses.fetchedAt)]
+                    .merging(Output.staleJSON(stale)) { $1 })
             return
         }
         for course in courses.value {
             Output.line("\(course.id)  \(course.title)  [\(course.category)]")
         }
-        Output.line(Output.freshness(fetchedAt: courses.fetchedAt, pending: 0, offline: !online))
+        Output.line(Output.freshness(fetchedAt: courses.fetchedAt, pending: 0, stale: stale))
     }
 }
 
@@ -81,14 +87,18 @@ struct LessonsCommand: AsyncParsableCommand {
         func run() async throws {
             let client = try global.client()
             let session = try await global.session(client)
-            let online = try await refresh(session, [.lessons(courseID: course)], options: global)
+            let stale = try await refresh(session, [.lessons(courseID: course)], options: global)
             let lessons = try await session.courses.lessons(courseID: course)
+            try requireCached(lessons.fetchedAt, isEmpty: lessons.value.isEmpty, stale: stale, what: "lessons")
             if global.json {
-                Output.json(["items": lessons.value.map { ["id": $0.id, "title": $0.title, "order": $0.order, "duration_minutes": $0.durationMinutes] as [String: Any] }, "offline": !online])
+                Output.json(
+                    ["items": lessons.value.map { ["id": $0.id, "title": $0.title, "order": $0.order, "duration_minutes": $0.durationMinutes] as [String: Any] },
+                     "cached_at": Output.iso(lessons.fetchedAt)]
+                        .merging(Output.staleJSON(stale)) { $1 })
                 return
             }
             for lesson in lessons.value { Output.line("\(lesson.order). \(lesson.id)  \(lesson.title) (\(lesson.durationMinutes) min)") }
-            Output.line(Output.freshness(fetchedAt: lessons.fetchedAt, pending: 0, offline: !online))
+            Output.line(Output.freshness(fetchedAt: lessons.fetchedAt, pending: 0, stale: stale))
         }
     }
 }
@@ -118,20 +128,22 @@ struct ProgressCommand: AsyncParsableCommand {
         func run() async throws {
             let client = try global.client()
             let session = try await global.session(client)
-            let online = try await refresh(session, [.progress(courseID: course)], options: global)
+            let stale = try await refresh(session, [.progress(courseID: course)], options: global)
             let progress = try await session.progress.lessons(courseID: course)
             let pending = try await session.engine.outbox.pending().filter { $0.resource.hasPrefix("progress/\(course)/") }.count
+            try requireCached(progress.fetchedAt, isEmpty: progress.value.isEmpty, stale: stale, what: "progress")
             if global.json {
-                Output.json([
-                    "course_id": course, "offline": !online, "pending_writes": pending,
-                    "lessons": progress.value.map { ["lesson_id": $0.lessonId, "watched_seconds": $0.watchedSeconds, "completed": $0.completed, "version": $0.version] as [String: Any] },
-                ])
+                Output.json(
+                    [
+                        "course_id": course, "pending_writes": pending, "cached_at": Output.iso(progress.fetchedAt),
+                        "lessons": progress.value.map { ["lesson_id": $0.lessonId, "watched_seconds": $0.watchedSeconds, "completed": $0.completed, "version": $0.version] as [String: Any] },
+                    ].merging(Output.staleJSON(stale)) { $1 })
                 return
             }
             for lesson in progress.value {
                 Output.line("\(lesson.lessonId)  \(lesson.completed ? "✓ completed" : "  in progress")  \(lesson.watchedSeconds) s")
             }
-            Output.line(Output.freshness(fetchedAt: progress.fetchedAt, pending: pending, offline: !online))
+            Output.line(Output.freshness(fetchedAt: progress.fetchedAt, pending: pending, stale: stale))
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EduGoSDK
 import Foundation
+import Logging
 
 /// `edugo`: the EduGo command-line client, a thin layer over EduGoSDK.
 @main
@@ -21,7 +22,9 @@ struct EduGoCommand: AsyncParsableCommand {
 
     static func main() async {
         do {
-            var command = try parseAsRoot(globalOptionsLast(Array(CommandLine.arguments.dropFirst())))
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            bootstrapLogging(verbose: arguments.contains("-v"))
+            var command = try parseAsRoot(globalOptionsLast(arguments))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -47,10 +50,20 @@ struct EduGoCommand: AsyncParsableCommand {
     }
 }
 
+/// The SDK's own log lines reach stderr only with `-v`: without it an error is exactly one line.
+func bootstrapLogging(verbose: Bool) {
+    LoggingSystem.bootstrap { label in
+        guard verbose else { return SwiftLogNoOpLogHandler(label) }
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = .debug
+        return handler
+    }
+}
+
 /// Global options may come before the command (`edugo --json sync status`): move the ones given
 /// there after it, where the command's option group reads them.
 func globalOptionsLast(_ arguments: [String]) -> [String] {
-    let withValue: Set<String> = ["--server", "--tenant", "--data-dir"]
+    let withValue: Set<String> = ["--server", "--tenant", "--data-dir", "--timeout"]
     let flags: Set<String> = ["--json", "--offline", "-v"]
     var leading: [String] = []
     var index = 0
@@ -73,13 +86,21 @@ func globalOptionsLast(_ arguments: [String]) -> [String] {
     return Array(arguments[index...]) + leading
 }
 
-/// Fetches `jobs` unless offline; answers whether the server was reached.
-func refresh(_ session: OfflineSession, _ jobs: [RefreshJob], options: GlobalOptions) async throws -> Bool {
-    guard !options.offline else { return false }
-    do {
-        for job in jobs { try await session.engine.refresh(job) }
-        return true
-    } catch let error as NetworkError where error == .noConnection || error == .timeout {
-        return false
+/// Fetches `jobs` for a read unless `--offline`, within `--timeout`.
+///
+/// - Returns: why the local store's data may be stale (`nil` when every job was refreshed): the
+///   read then answers from the store and says why.
+/// - Throws: answers that keep their meaning (401, 403, 404…).
+func refresh(_ session: OfflineSession, _ jobs: [RefreshJob], options: GlobalOptions) async throws -> StaleReason? {
+    guard !options.offline else { return .offline }
+    for job in jobs {
+        if let reason = try await session.engine.refresh(job) { return reason }
     }
+    return nil
+}
+
+/// Fails a read that found nothing in the store and could not ask the server (exit 2).
+func requireCached(_ fetchedAt: Date?, isEmpty: Bool, stale: StaleReason?, what: String) throws {
+    guard let stale, fetchedAt == nil, isEmpty else { return }
+    throw CLIError.unreachable("no \(what) cached and \(Output.describe(stale))")
 }

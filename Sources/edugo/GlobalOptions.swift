@@ -19,8 +19,15 @@ struct GlobalOptions: ParsableArguments {
     @Flag(help: "Never touch the network; answer from the local store.")
     var offline = false
 
-    @Flag(name: .short, help: "Verbose: log each HTTP request (secrets redacted) to stderr.")
+    @Flag(name: .short, help: "Verbose: log each HTTP request and the SDK's warnings (secrets redacted) to stderr.")
     var verbose = false
+
+    @Option(help: "Seconds to wait for the server before a read answers from the local store.")
+    var timeout: Int = 5
+
+    func validate() throws {
+        guard (1...300).contains(timeout) else { throw ValidationError("--timeout must be 1...300 seconds") }
+    }
 
     var directory: URL {
         if let dataDirectory { return URL(fileURLWithPath: dataDirectory, isDirectory: true) }
@@ -35,8 +42,8 @@ struct GlobalOptions: ParsableArguments {
         let transport: any HTTPTransport = offline ? OfflineTransport() : URLSessionTransport()
         return EduGoClient(
             configuration: APIConfiguration(
-                baseURL: url, tenantID: tenant, timeout: .seconds(10), retryPolicy: .none,
-                logLevel: verbose ? .standard : .minimal),
+                baseURL: url, tenantID: tenant, timeout: .seconds(timeout), retryPolicy: .none,
+                readRefresh: ReadRefreshPolicy(budget: .seconds(timeout)), logLevel: verbose ? .standard : .minimal),
             dataDirectory: directory, transport: transport)
     }
 

@@ -12,7 +12,7 @@ import Testing
                 let url = try await server.baseURL
                 let transport = LosingTransport(losing: 1) { $0.method == .put }
                 let client = EduGoClient(
-                    configuration: APIConfiguration(baseURL: url, tenantID: "demo", retryPolicy: .none),
+                    configuration: APIConfiguration(baseURL: url, tenantID: "demo", retryPolicy: .none, readRefresh: patientReads),
                     dataDirectory: root, transport: transport, environment: fastEnvironment)
                 let session = try await client.signIn(email: Demo.studentEmail, password: Demo.studentPassword)
                 try await session.engine.refresh(.enrollments)

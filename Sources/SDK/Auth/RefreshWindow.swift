@@ -14,7 +14,7 @@ public struct RefreshWindow: Sendable, Equatable {
 
     /// Records an attempt at `now` if the window allows one; returns whether it did.
     mutating func admit(at now: Date) -> Bool {
-        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        let seconds = interval.timeInterval
         attempts.removeAll { now.timeIntervalSince($0) >= seconds }
         guard attempts.count < limit else { return false }
         attempts.append(now)

@@ -27,7 +27,7 @@ public actor TokenRefreshCoordinator {
         self.store = store
         self.key = key
         self.environment = environment
-        self.leeway = Double(leeway.components.seconds) + Double(leeway.components.attoseconds) / 1e18
+        self.leeway = leeway.timeInterval
         self.window = window
         self.events = events
         self.refresher = refresher

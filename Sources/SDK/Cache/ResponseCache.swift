@@ -101,12 +101,7 @@ public final class ResponseCache: Sendable {
 
     /// Decodes the body of ``fetch(_:policy:)``.
     public func fetchJSON<T: Decodable & Sendable>(_ endpoint: Endpoint, policy: CachePolicy, as type: T.Type = T.self) async throws -> T {
-        let entry = try await fetch(endpoint, policy: policy)
-        do {
-            return try JSONCoding.decoder.decode(T.self, from: entry.response.body)
-        } catch {
-            throw NetworkError.decodingError(String(describing: error))
-        }
+        try Self.decode(try await fetch(endpoint, policy: policy))
     }
 
     /// Forgets every answer under the collection a mutation of `path` touched (for
@@ -154,18 +149,32 @@ public final class ResponseCache: Sendable {
         return Entry(response: stored.response, storedAt: stored.storedAt, source: .disk)
     }
 
-    private func network(_ endpoint: Endpoint, key: String) async throws -> Entry {
+    /// Asks the server (revalidating the cached answer) within `limits`, stores and decodes the
+    /// answer: what a refresh for a read uses.
+    func refreshJSON<T: Decodable & Sendable>(_ endpoint: Endpoint, limits: CallLimits, as type: T.Type = T.self) async throws -> T {
+        try Self.decode(try await network(endpoint, key: cacheKey(endpoint), limits: limits))
+    }
+
+    private static func decode<T: Decodable>(_ entry: Entry) throws -> T {
+        do {
+            return try JSONCoding.decoder.decode(T.self, from: entry.response.body)
+        } catch {
+            throw NetworkError.decodingError(String(describing: error))
+        }
+    }
+
+    private func network(_ endpoint: Endpoint, key: String, limits: CallLimits? = nil) async throws -> Entry {
         let previous = try await cached(key)
         var headers: [String: String] = [:]
         if let etag = previous?.response.etag { headers["If-None-Match"] = etag }
-        let response = try await client.send(endpoint: endpoint, headers: headers)
+        let response = try await client.send(endpoint: endpoint, headers: headers, limits: limits)
         let stamp = now()
         if response.statusCode == 304, let previous {
             let refreshed = StoredResponse(response: previous.response, storedAt: stamp)
             try await save(refreshed, key: key)
             return Entry(response: previous.response, storedAt: stamp, source: .revalidated)
         }
-        guard response.isSuccess else { throw NetworkError.from(response: response) }
+        guard response.isSuccess else { throw NetworkError.from(response: response, now: now()) }
         try await save(StoredResponse(response: response, storedAt: stamp), key: key)
         return Entry(response: response, storedAt: stamp, source: .network)
     }

@@ -74,7 +74,15 @@ public final class APIClient: Sendable {
         endpoint: Endpoint, method: HTTPMethod? = nil, body: (any Encodable & Sendable)? = nil,
         headers: [String: String] = [:], as type: T.Type = T.self
     ) async throws -> APIResult<T> {
-        let response = try await send(endpoint: endpoint, method: method, body: encode(body), headers: headers)
+        try await executeWithMetadata(endpoint: endpoint, method: method, body: body, headers: headers, as: type, limits: nil)
+    }
+
+    /// ``executeWithMetadata(endpoint:method:body:headers:as:)`` within `limits`.
+    func executeWithMetadata<T: Decodable & Sendable>(
+        endpoint: Endpoint, method: HTTPMethod? = nil, body: (any Encodable & Sendable)? = nil,
+        headers: [String: String] = [:], as type: T.Type = T.self, limits: CallLimits?
+    ) async throws -> APIResult<T> {
+        let response = try await send(endpoint: endpoint, method: method, body: encode(body), headers: headers, limits: limits)
         guard response.isSuccess else { throw NetworkError.from(response: response, now: environment.now()) }
         do {
             let value = try JSONCoding.decoder.decode(T.self, from: response.body.isEmpty ? Data("{}".utf8) : response.body)
@@ -102,6 +110,15 @@ public final class APIClient: Sendable {
     public func send(
         endpoint: Endpoint, method: HTTPMethod? = nil, body: Data? = nil, headers: [String: String] = [:]
     ) async throws -> APIResponse {
+        try await send(endpoint: endpoint, method: method, body: body, headers: headers, limits: nil)
+    }
+
+    /// ``send(endpoint:method:body:headers:)`` within `limits` (the configured retry policy and
+    /// timeout when `nil`): every attempt's timeout and every wait ends by the deadline.
+    func send(
+        endpoint: Endpoint, method: HTTPMethod? = nil, body: Data? = nil, headers: [String: String] = [:],
+        limits: CallLimits?
+    ) async throws -> APIResponse {
         var endpoint = endpoint
         if let method { endpoint.method = method }
         var request = APIRequest(
@@ -110,9 +127,15 @@ public final class APIClient: Sendable {
         request.headers["Accept"] = "application/json"
         if body != nil { request.headers["Content-Type"] = "application/json" }
 
+        let policy = limits?.retryPolicy ?? configuration.retryPolicy
         var attempt = 1
         while true {
             if Task.isCancelled { throw NetworkError.cancelled }
+            if let deadline = limits?.deadline {
+                let remaining = deadline.timeIntervalSince(environment.now())
+                guard remaining > 0 else { throw NetworkError.timeout }
+                request.timeout = min(configuration.timeout, Duration(timeInterval: remaining))
+            }
             let outcome: RetryPolicy.Outcome
             do {
                 let response = try await chain.send(request)
@@ -123,8 +146,12 @@ public final class APIClient: Sendable {
                 if classified == .noConnection || classified == .timeout { notify(.unreachable) }
                 outcome = .transportError(classified)
             }
-            let decision = configuration.retryPolicy.decide(
+            var decision = policy.decide(
                 attempt: attempt, request: request, outcome: outcome, jitter: environment.jitter(), now: environment.now())
+            if case .retry(let delay) = decision, let deadline = limits?.deadline,
+                environment.now().addingTimeInterval(delay.timeInterval) >= deadline {
+                decision = .doNotRetry
+            }
             switch (decision, outcome) {
             case (.retry(let delay), _):
                 do {
@@ -152,6 +179,18 @@ public final class APIClient: Sendable {
 
     private func notify(_ event: TransportEvent) {
         for observer in observers { observer.transportDidFinish(event) }
+    }
+}
+
+/// The bounds of one call: its retry policy, and the moment by which every attempt and wait ends.
+struct CallLimits: Sendable {
+    var retryPolicy: RetryPolicy
+    var deadline: Date?
+
+    /// The limits of a refresh for a read, starting `now`.
+    init(read policy: ReadRefreshPolicy, now: Date) {
+        self.retryPolicy = policy.retryPolicy
+        self.deadline = now.addingTimeInterval(policy.budget.timeInterval)
     }
 }
 

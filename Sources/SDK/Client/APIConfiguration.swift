@@ -11,6 +11,8 @@ public struct APIConfiguration: Sendable {
     /// Timeout of each attempt.
     public var timeout: Duration
     public var retryPolicy: RetryPolicy
+    /// How long and how often a refresh for a read may try (short: reads answer from the store).
+    public var readRefresh: ReadRefreshPolicy
     public var logLevel: LoggingInterceptor.Level
     /// Refresh the access token when it expires within this interval.
     public var refreshLeeway: Duration
@@ -18,7 +20,8 @@ public struct APIConfiguration: Sendable {
 
     public init(
         baseURL: URL, tenantID: String, account: String = "default", timeout: Duration = .seconds(30),
-        retryPolicy: RetryPolicy = .default, logLevel: LoggingInterceptor.Level = .minimal,
+        retryPolicy: RetryPolicy = .default, readRefresh: ReadRefreshPolicy = ReadRefreshPolicy(),
+        logLevel: LoggingInterceptor.Level = .minimal,
         refreshLeeway: Duration = .seconds(120), refreshWindow: RefreshWindow = RefreshWindow()
     ) {
         self.baseURL = baseURL
@@ -26,6 +29,7 @@ public struct APIConfiguration: Sendable {
         self.account = account
         self.timeout = timeout
         self.retryPolicy = retryPolicy
+        self.readRefresh = readRefresh
         self.logLevel = logLevel
         self.refreshLeeway = refreshLeeway
         self.refreshWindow = refreshWindow

@@ -26,8 +26,7 @@ public struct URLSessionTransport: HTTPTransport {
     public func send(_ request: APIRequest) async throws -> APIResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
-        urlRequest.timeoutInterval = Double(request.timeout.components.seconds)
-            + Double(request.timeout.components.attoseconds) / 1e18
+        urlRequest.timeoutInterval = request.timeout.timeInterval
         for (name, value) in request.headers {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }

@@ -23,7 +23,8 @@ public enum NetworkError: Error, Sendable, Equatable {
     case rejected(status: Int, code: String?)
     case rateLimited(retryAfter: Duration?)
     case validation([ProblemDetails.FieldError])
-    case serverError(status: Int, code: String?)
+    /// 5xx; `retryAfter` is the server's `Retry-After`, when it sent one (a 503 often does).
+    case serverError(status: Int, code: String?, retryAfter: Duration? = nil)
     case decodingError(String)
     case encodingError(String)
     /// The security guard refused the request or response.
@@ -67,7 +68,9 @@ public enum NetworkError: Error, Sendable, Equatable {
             }
             return .rejected(status: response.statusCode, code: code)
         case 429: return .rateLimited(retryAfter: RetryAfter.parse(response.header("Retry-After"), now: now))
-        case 500...599: return .serverError(status: response.statusCode, code: code)
+        case 500...599:
+            return .serverError(
+                status: response.statusCode, code: code, retryAfter: RetryAfter.parse(response.header("Retry-After"), now: now))
         default: return .rejected(status: response.statusCode, code: code)
         }
     }
@@ -79,7 +82,7 @@ public enum NetworkError: Error, Sendable, Equatable {
         case .forbidden: 403
         case .notFound: 404
         case .conflict: 409
-        case .rejected(let status, _), .serverError(let status, _): status
+        case .rejected(let status, _), .serverError(let status, _, _): status
         case .rateLimited: 429
         case .validation: 400
         default: nil

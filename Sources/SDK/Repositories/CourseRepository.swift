@@ -10,11 +10,13 @@ public struct CourseRepository: Sendable {
     public func list(category: String? = nil) async throws -> Cached<[Course]> {
         engine.requestRefresh(.courses)
         return try await store.writer.read { db in try Self.read(db, category: category, query: nil) }
+            .marked(await engine.staleReason(for: .courses))
     }
 
     /// Cached courses whose title or description contains `query`, ignoring case and accents.
     public func search(_ query: String, category: String? = nil) async throws -> Cached<[Course]> {
         try await store.writer.read { db in try Self.read(db, category: category, query: query) }
+            .marked(await engine.staleReason(for: .courses))
     }
 
     /// One cached course. Asks for a background refresh of it.
@@ -23,7 +25,7 @@ public struct CourseRepository: Sendable {
         return try await store.writer.read { db -> Cached<Course>? in
             guard let entity = try LocalView.entity(db, kind: .course, id: id) else { return nil }
             return Cached(value: try entity.decode(Course.self), hasPendingWrites: false, fetchedAt: entity.fetchedAt)
-        }
+        }?.marked(await engine.staleReason(for: .course(id)))
     }
 
     /// A course's cached lessons in order. Asks for a background refresh.
@@ -34,7 +36,7 @@ public struct CourseRepository: Sendable {
             return Cached(
                 value: try entities.map { try $0.decode(Lesson.self) }, hasPendingWrites: false,
                 fetchedAt: entities.map(\.fetchedAt).min())
-        }
+        }.marked(await engine.staleReason(for: .lessons(courseID: courseID)))
     }
 
     /// The cached course list now and after every change.

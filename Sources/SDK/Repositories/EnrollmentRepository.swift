@@ -9,7 +9,7 @@ public struct EnrollmentRepository: Sendable {
     /// Ids of enrolled courses, local changes included. Asks for a background refresh.
     public func enrolledCourseIDs() async throws -> Cached<Set<String>> {
         engine.requestRefresh(.enrollments)
-        return try await store.writer.read { db in try Self.read(db) }
+        return try await store.writer.read { db in try Self.read(db) }.marked(await engine.staleReason(for: .enrollments))
     }
 
     /// The enrolled course ids now and after every change.

@@ -9,7 +9,7 @@ public struct ProfileRepository: Sendable {
     /// The profile with local edits; `nil` before it was ever fetched. Asks for a background refresh.
     public func me() async throws -> Cached<User>? {
         engine.requestRefresh(.profile)
-        return try await store.writer.read { db in try Self.read(db) }
+        return try await store.writer.read { db in try Self.read(db) }?.marked(await engine.staleReason(for: .profile))
     }
 
     /// The profile now and after every change.

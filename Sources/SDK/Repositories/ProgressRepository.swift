@@ -14,6 +14,7 @@ public struct ProgressRepository: Sendable {
         engine.requestRefresh(.progress(courseID: courseID))
         let now = self.now
         return try await store.writer.read { db in try Self.read(db, courseID: courseID, now: now()) }
+            .marked(await engine.staleReason(for: .progress(courseID: courseID)))
     }
 
     /// The local progress of a course now and after every change (GRDB `ValueObservation`).

@@ -31,6 +31,10 @@ public struct RetryPolicy: Sendable, Equatable {
         maxAttempts: 3, backoff: .exponential(base: .seconds(1), multiplier: 2, maximum: .seconds(30)))
     /// Never retry.
     public static let none = RetryPolicy(maxAttempts: 1, backoff: .none, jitter: 0)
+    /// For refreshing reads: 2 attempts, 250 ms apart, honouring a `Retry-After` of up to 2 s
+    /// (a longer one ends the refresh: the read answers from the store).
+    public static let read = RetryPolicy(
+        maxAttempts: 2, backoff: .constant(.milliseconds(250)), maximumRetryAfter: .seconds(2))
     /// 5 attempts, exponential from 0.5 s × 1.5.
     public static let aggressive = RetryPolicy(
         maxAttempts: 5, backoff: .exponential(base: .milliseconds(500), multiplier: 1.5, maximum: .seconds(20)))

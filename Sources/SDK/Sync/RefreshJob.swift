@@ -10,6 +10,14 @@ public enum RefreshJob: Hashable, Sendable {
     case progress(courseID: String)
     case profile
     case enrollments
+
+    /// The course a job is about, when it is about one.
+    var courseID: String? {
+        switch self {
+        case .course(let id), .lessons(let id), .progress(let id): id
+        case .courses, .profile, .enrollments: nil
+        }
+    }
 }
 
 /// Refresh jobs waiting for the sync engine's background loop (deduplicated).
@@ -31,12 +39,15 @@ final class RefreshQueue: Sendable {
 }
 
 /// Fetches what a ``RefreshJob`` names from the server (revalidating with the cached ETag: a
-/// 304 costs no body) and stores its state in the local cache; offline it fails.
+/// 304 costs no body) and stores its state in the local cache; offline it fails and leaves the
+/// store as it was.
 struct Refresher: Sendable {
     let client: APIClient
     let store: OfflineStore
     let cache: ResponseCache
     let now: @Sendable () -> Date
+    /// Retries and time budget of every request of the refresh.
+    let limits: CallLimits
 
     func perform(_ job: RefreshJob) async throws {
         switch job {
@@ -44,17 +55,17 @@ struct Refresher: Sendable {
             var page = 1
             var all: [Course] = []
             while true {
-                let result: Page<Course> = try await cache.fetchJSON(.Courses.list(page: page, limit: 100), policy: .networkOnly)
+                let result: Page<Course> = try await cache.refreshJSON(.Courses.list(page: page, limit: 100), limits: limits)
                 all += result.items
                 if all.count >= result.total || result.items.isEmpty { break }
                 page += 1
             }
             try await replaceCourses(all)
         case .course(let id):
-            let course: Course = try await cache.fetchJSON(.Courses.get(id), policy: .networkOnly)
+            let course: Course = try await cache.refreshJSON(.Courses.get(id), limits: limits)
             try await store.writer.write { [now] db in try Self.entity(course, at: now()).save(db) }
         case .lessons(let courseID):
-            let list: LessonList = try await cache.fetchJSON(.Courses.lessons(courseID), policy: .networkOnly)
+            let list: LessonList = try await cache.refreshJSON(.Courses.lessons(courseID), limits: limits)
             let fetched = now()
             try await store.writer.write { db in
                 try CachedEntity.filter(CachedEntity.Columns.kind == CachedEntity.Kind.lesson.rawValue && CachedEntity.Columns.parentId == courseID).deleteAll(db)
@@ -66,7 +77,7 @@ struct Refresher: Sendable {
                 }
             }
         case .progress(let courseID):
-            let progress: CourseProgress = try await client.execute(endpoint: .Courses.progress(courseID))
+            let progress: CourseProgress = try await client.executeWithMetadata(endpoint: .Courses.progress(courseID), limits: limits).value
             let fetched = now()
             try await store.writer.write { db in
                 for lesson in progress.lessons {
@@ -77,7 +88,7 @@ struct Refresher: Sendable {
                 }
             }
         case .profile:
-            let user: User = try await client.execute(endpoint: .Users.me)
+            let user: User = try await client.executeWithMetadata(endpoint: .Users.me, limits: limits).value
             let fetched = now()
             try await store.writer.write { db in
                 try CachedEntity.make(user, kind: .profile, id: "me", version: user.version, at: fetched).save(db)
@@ -86,7 +97,7 @@ struct Refresher: Sendable {
             var page = 1
             var all: [EnrolledCourse] = []
             while true {
-                let result: Page<EnrolledCourse> = try await client.execute(endpoint: .Users.myCourses(page: page, limit: 100))
+                let result: Page<EnrolledCourse> = try await client.executeWithMetadata(endpoint: .Users.myCourses(page: page, limit: 100), limits: limits).value
                 all += result.items
                 if all.count >= result.total || result.items.isEmpty { break }
                 page += 1
@@ -100,6 +111,19 @@ struct Refresher: Sendable {
                     try Self.entity(enrolled.course, at: fetched).save(db)
                 }
             }
+        }
+    }
+
+    /// Removes a course the server no longer has (it answered 404) from the local view, with
+    /// its lessons and progress; queued writes stay in the outbox, where they settle on their own.
+    func forget(courseID: String) async throws {
+        try await store.writer.write { db in
+            try CachedEntity.filter(CachedEntity.Columns.kind == CachedEntity.Kind.course.rawValue && CachedEntity.Columns.id == courseID)
+                .deleteAll(db)
+            try CachedEntity.filter(
+                [CachedEntity.Kind.lesson.rawValue, CachedEntity.Kind.progress.rawValue].contains(CachedEntity.Columns.kind)
+                    && CachedEntity.Columns.parentId == courseID
+            ).deleteAll(db)
         }
     }
 

@@ -25,6 +25,8 @@ public actor SyncEngine {
     private let kicks = Broadcaster<Int>(0)
     private var draining: Task<SyncReport, Never>?
     private let refreshes = RefreshQueue()
+    /// Why each job's last refresh failed, until one succeeds.
+    private var staleReasons: [RefreshJob: StaleReason] = [:]
 
     public init(
         client: APIClient, store: OfflineStore, monitor: ConnectivityMonitor, cache: ResponseCache,
@@ -114,14 +116,49 @@ public actor SyncEngine {
         refreshes.add(job)
     }
 
-    /// Fetches `job` now and stores the result.
-    public func refresh(_ job: RefreshJob) async throws {
-        try await Refresher(client: client, store: store, cache: cache, now: environment.now).perform(job)
+    /// Fetches `job` now, as a read does: briefly (``APIConfiguration/readRefresh``), storing
+    /// the server's answer.
+    ///
+    /// When the server cannot answer well — unreachable, 5xx, 429, too slow — the store is left
+    /// as it was and the reason is returned (and reported by ``staleReason(for:)`` until a
+    /// refresh of `job` succeeds), so the read answers from the store and says why.
+    ///
+    /// - Returns: `nil` when the store now holds the server's answer, else why it does not.
+    /// - Throws: answers the caller must act on keep their meaning: ``NetworkError/unauthorized(code:)``
+    ///   and ``NetworkError/sessionExpired``, ``NetworkError/forbidden(code:)`` (cached data the
+    ///   user may no longer see is not served), ``NetworkError/notFound(code:)`` (a course the
+    ///   server no longer has is removed from the local view first).
+    @discardableResult
+    public func refresh(_ job: RefreshJob) async throws -> StaleReason? {
+        let refresher = Refresher(
+            client: client, store: store, cache: cache, now: environment.now,
+            limits: CallLimits(read: client.configuration.readRefresh, now: environment.now()))
+        do {
+            try await refresher.perform(job)
+            staleReasons[job] = nil
+            return nil
+        } catch let error as NetworkError {
+            if let reason = StaleReason(error) {
+                staleReasons[job] = reason
+                return reason
+            }
+            if case .notFound = error, let courseID = job.courseID {
+                try await refresher.forget(courseID: courseID)
+                staleReasons[job] = nil
+            }
+            throw error
+        }
+    }
+
+    /// Why the cached data of `job` may be stale: its last refresh's failure, or ``StaleReason/offline``
+    /// while the server is known to be unreachable; `nil` when nothing is known to be wrong.
+    public func staleReason(for job: RefreshJob) -> StaleReason? {
+        staleReasons[job] ?? (monitor.isConnected ? nil : .offline)
     }
 
     private func performRefreshes() async {
         for job in refreshes.takeAll() {
-            try? await refresh(job)
+            _ = try? await refresh(job)
         }
     }
 

@@ -8,6 +8,10 @@ let fastEnvironment = SDKEnvironment(
     sleep: { duration in try await Task.sleep(for: duration / 50) },
     jitter: { 0 })
 
+/// Reads that wait up to 30 s: the whole suite shares two cores, and these tests are about sync,
+/// not about the read budget (CLIStaleReadEndToEndTests and ReadRefreshTests are).
+let patientReads = ReadRefreshPolicy(budget: .seconds(30))
+
 /// A temporary directory removed when the test ends.
 func withTemporaryDirectory<Value>(_ body: (URL) async throws -> Value) async throws -> Value {
     let directory = FileManager.default.temporaryDirectory
@@ -20,7 +24,7 @@ func withTemporaryDirectory<Value>(_ body: (URL) async throws -> Value) async th
 /// An offline-first client on `directory`, as an app would build it.
 func makeEduGoClient(server: URL, directory: URL, environment: SDKEnvironment = fastEnvironment, policy: ConflictPolicy = ConflictPolicy()) -> EduGoClient {
     EduGoClient(
-        configuration: APIConfiguration(baseURL: server, tenantID: "demo", retryPolicy: .none),
+        configuration: APIConfiguration(baseURL: server, tenantID: "demo", retryPolicy: .none, readRefresh: patientReads),
         dataDirectory: directory, environment: environment, conflictPolicy: policy)
 }
 

@@ -50,12 +50,6 @@ final class TestEnvironment: Sendable {
     }
 }
 
-extension Duration {
-    var timeInterval: TimeInterval {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}
-
 extension Date {
     static func + (date: Date, duration: Duration) -> Date { date.addingTimeInterval(duration.timeInterval) }
     static func - (date: Date, duration: Duration) -> Date { date.addingTimeInterval(-duration.timeInterval) }

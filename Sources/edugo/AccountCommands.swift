@@ -34,7 +34,7 @@ struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "logout", abstract: "Sign out and delete the local store.")
 
     @OptionGroup var global: GlobalOptions
-    @Flag(name: .customLong("discard-pending"), help: "Sign out even if writes are not synced (they are lost).")
+    @Flag(name: .customLong("discard-pending"), help: "Sign out even if writes are not synced, dead letters or conflicts exist (they are lost).")
     var discardPending = false
 
     func run() async throws {

@@ -30,8 +30,10 @@ enum CLIError: Error, CustomStringConvertible {
     /// Classifies any error for exit code and message.
     static func from(_ error: any Error) -> CLIError {
         if let error = error as? CLIError { return error }
-        if let error = error as? SignOutError, case .pendingChanges(let count) = error {
-            return .conflict("\(count) change(s) not synced yet: run `edugo sync now`, or `edugo logout --discard-pending`")
+        if let error = error as? SignOutError, case .pendingChanges(let count, let deadLetters, let conflicts) = error {
+            return .conflict(
+                "\(count) change(s) not synced, \(deadLetters) dead letter(s), \(conflicts) conflict(s): run `edugo sync now`, "
+                    + "see `edugo dead-letters list` and `edugo conflicts list`, or `edugo logout --discard-pending`")
         }
         let network = (error as? NetworkError) ?? (error as? AppError)?.underlying ?? NetworkError.from(transportError: error)
         let message = AppError(network).userMessage(locale: Locale(identifier: "en"))

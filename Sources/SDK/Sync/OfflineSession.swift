@@ -35,8 +35,10 @@ public final class OfflineSession: Sendable {
 
 /// Refusals of ``EduGoClient/signOut(discardingPendingChanges:)``.
 public enum SignOutError: Error, Equatable, Sendable {
-    /// Writes are still waiting; sign out with `discardingPendingChanges: true` to drop them.
-    case pendingChanges(count: Int)
+    /// Work of the user's that signing out would destroy: `count` writes still waiting,
+    /// `deadLetters` the server refused and `conflicts` parked for the user. Sign out with
+    /// `discardingPendingChanges: true` to drop them all.
+    case pendingChanges(count: Int, deadLetters: Int = 0, conflicts: Int = 0)
 }
 
 /// The SDK's front door: the network client, auth, connectivity and, once signed in, the
@@ -98,12 +100,17 @@ public final class EduGoClient: Sendable {
     /// deletes the user's local store. Cancel the task running the session's ``OfflineSession/run()``
     /// first.
     ///
-    /// - Throws: ``SignOutError/pendingChanges(count:)`` while writes are waiting, unless
-    ///   `discardingPendingChanges` is true.
+    /// - Throws: ``SignOutError/pendingChanges(count:deadLetters:conflicts:)`` while writes are
+    ///   waiting, dead letters or conflicts exist, unless `discardingPendingChanges` is true.
     public func signOut(discardingPendingChanges: Bool = false) async throws {
         if let session = try await resumeSession() {
-            let pending = try await session.engine.outbox.pending().count
-            if pending > 0 && !discardingPendingChanges { throw SignOutError.pendingChanges(count: pending) }
+            let outbox = session.engine.outbox
+            let pending = try await outbox.pending().count
+            let deadLetters = try await outbox.deadLetters().count
+            let conflicts = try await outbox.conflicts().count
+            if pending + deadLetters + conflicts > 0 && !discardingPendingChanges {
+                throw SignOutError.pendingChanges(count: pending, deadLetters: deadLetters, conflicts: conflicts)
+            }
             current.withLock { $0 = nil }
             try session.store.destroy()
         }

@@ -111,6 +111,12 @@ struct OutboxProcessor: Sendable {
             return await resolveConflict(item, serverVersion: version, serverJson: json)
         case 401:
             return .halt("signed out")
+        case 409 where problem?.code == "idempotency_in_progress":
+            // The same key is still being applied (an earlier attempt whose answer never came):
+            // not a refusal. Ask again later; the replay will carry that attempt's result.
+            let retryAfter = RetryAfter.parse(response.header("Retry-After"), now: now)
+            await scheduleRetry(item, after: retryAfter, error: "HTTP 409 idempotency_in_progress")
+            return .retryLater("idempotency_in_progress")
         case 408, 429, 500...599:
             let retryAfter = RetryAfter.parse(response.header("Retry-After"), now: now)
             await scheduleRetry(item, after: retryAfter, error: "HTTP \(response.statusCode)")

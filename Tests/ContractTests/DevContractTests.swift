@@ -35,7 +35,7 @@ import Testing
             ).ok
 
             let mails = try ok.body.json.items
-            #expect(mails.count == 2)
+            try #require(mails.count == 2)
             #expect(mails.allSatisfy { $0.to == student.email && $0.kind == .resetPassword && !$0.token.isEmpty })
             #expect(mails[0].createdAt >= mails[1].createdAt)
             #expect(ok.headers.cacheControl == .noStore)

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The SDK's auth against a live server: every step of a session's life.
-@Suite struct AuthFlowEndToEndTests {
+@Suite(.timeLimit(.minutes(2))) struct AuthFlowEndToEndTests {
     @Test("register, verify, login, me, proactive refresh, rotation, reuse ends the session, logout")
     func fullSessionLifecycle() async throws {
         let clock = TestClock()
@@ -15,7 +15,7 @@ import Testing
                 configuration: APIConfiguration(baseURL: try await server.baseURL, tenantID: "demo"),
                 tokenStore: store, environment: clock.sdkEnvironment)
             let auth = AuthService(client: client)
-            var events = auth.sessionEvents.makeAsyncIterator()
+            let events = EventRecorder.recording(auth.sessionEvents)
 
             // Given a new account, verified through the dev mailbox
             let email = "lucia.e2e@example.com"

@@ -127,7 +127,7 @@ import Testing
 
         // Then the attempted item is untouched and a new item with a new key follows it
         let items = try await outbox.pending()
-        #expect(items.count == 2)
+        try #require(items.count == 2)
         #expect(OfflineFixture.object(items[0].body)["watched_seconds"] as? Int == 60)
         #expect(items[0].attempts == 1)
         #expect(items[0].idempotencyKey == "key-1")

@@ -35,7 +35,7 @@ import Testing
 
         #expect(report.sent == 1)
         let bodies = harness.requests(.put, Self.path).compactMap(\.jsonBody)
-        #expect(bodies.count == 2)
+        try #require(bodies.count == 2)
         // Watched: both changed, the larger wins; completed: only this device changed it.
         #expect(bodies[1]["watched_seconds"] as? Int == 300)
         #expect(bodies[1]["completed"] as? Bool == true)

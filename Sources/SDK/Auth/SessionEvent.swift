@@ -7,6 +7,10 @@ public enum SessionEvent: Sendable, Equatable {
     case signedOut
     /// The server rejected the refresh token; the tokens were cleared and the user must sign in.
     case sessionExpired
+    /// Rotated tokens could not be saved to the ``TokenStore``. The session goes on in memory;
+    /// the spent tokens were removed from the store, so the next launch asks the user to sign in
+    /// instead of replaying a spent refresh token (which would revoke the session).
+    case tokenStorageFailed
 }
 
 /// Fans session events out to every subscriber; each ``subscribe()`` gets its own stream.

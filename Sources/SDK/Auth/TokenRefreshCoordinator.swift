@@ -19,6 +19,9 @@ public actor TokenRefreshCoordinator {
     private var tokens: SessionTokens?
     private var loaded = false
     private var inFlight: Task<SessionTokens, any Error>?
+    /// Moves on every sign-in and sign-out: a refresh started under another generation belongs
+    /// to a session that no longer exists, and its outcome is dropped.
+    private var generation = 0
 
     init(
         store: any TokenStore, key: TokenStoreKey, environment: SDKEnvironment, leeway: Duration,
@@ -54,6 +57,7 @@ public actor TokenRefreshCoordinator {
 
     /// Stores the tokens of a new sign-in.
     func signIn(_ new: SessionTokens) async throws {
+        generation += 1
         tokens = new
         loaded = true
         try await store.save(new, for: key)
@@ -62,6 +66,7 @@ public actor TokenRefreshCoordinator {
 
     /// Forgets the session locally and emits `event`.
     func clear(emitting event: SessionEvent) async {
+        generation += 1
         tokens = nil
         loaded = true
         try? await store.remove(key)
@@ -102,22 +107,43 @@ public actor TokenRefreshCoordinator {
         if let inFlight { return try await inFlight.value }
         guard window.admit(at: environment.now()) else { throw Self.windowExceeded }
         let refreshToken = current.refreshToken
-        let task = Task { try await self.exchange(refreshToken) }
+        let started = generation
+        let task = Task { try await self.exchange(refreshToken, generation: started) }
         inFlight = task
         defer { inFlight = nil }
         return try await task.value
     }
 
+    /// The refusal when the session changed (sign-out, another sign-in) while a refresh ran.
+    static let sessionChanged = NetworkError.unauthorized(code: "session_changed")
+
     /// One call to the refresher with its outcome applied, inside the shared task, so callers
     /// that joined it get the new tokens or ``NetworkError/sessionExpired`` just as the first does.
-    private func exchange(_ refreshToken: String) async throws -> SessionTokens {
+    ///
+    /// The outcome is applied only if the session is still the one the refresh started from
+    /// (`generation`): a late answer never restores a signed-out session, overwrites the next
+    /// user's tokens, or signs the next user out.
+    private func exchange(_ refreshToken: String, generation started: Int) async throws -> SessionTokens {
         do {
             let new = try await refresher(refreshToken)
+            guard generation == started else { throw Self.sessionChanged }
             tokens = new
-            try? await store.save(new, for: key)
+            do {
+                try await store.save(new, for: key)
+            } catch {
+                // The token on disk is spent now: remove it rather than leave it for a relaunch.
+                try? await store.remove(key)
+                events.emit(.tokenStorageFailed)
+            }
+            guard generation == started else {
+                // Signed out or in while the save was under way: put the current state back on disk.
+                if let tokens { try? await store.save(tokens, for: key) } else { try? await store.remove(key) }
+                throw Self.sessionChanged
+            }
             events.emit(.refreshed)
             return new
         } catch let error as NetworkError where !error.keepsSession {
+            guard generation == started else { throw Self.sessionChanged }
             await clear(emitting: .sessionExpired)
             throw NetworkError.sessionExpired
         }

@@ -58,3 +58,30 @@ import Testing
         #expect(try await harness.enrollment.enrolledCourseIDs().value == ["course-2"])
     }
 }
+
+/// A write is only ever sent with the token of the user whose store holds it.
+@Suite(.timeLimit(.minutes(1))) struct OutboxUserFenceTests {
+    @Test("when the session belongs to another user, the drain halts and sends nothing of this store's")
+    func otherUsersTokenIsNeverUsed() async throws {
+        // Given user-1's store with a queued write, while the signed-in session is user-b's
+        let harness = try await OfflineHarness()
+        harness.routes.on(.post, OutboxRefusalOrPauseTests.enrollPath, .response(.json(200, OfflineFixture.enrollment(courseID: "course-2"))))
+        try await harness.enrollment.enroll(courseID: "course-2")
+        let other = SessionTokens(
+            accessToken: TestJWT.make(exp: harness.environment.now + .seconds(900)), refreshToken: "refresh-b",
+            accessTokenExpiresAt: harness.environment.now + .seconds(900), userID: "user-b", tenantID: Fixture.tenantID)
+        try await harness.client.session.signIn(other)
+
+        // When it drains, and a read refresh runs
+        let report = await harness.engine.syncNow()
+        harness.routes.on(.get, "/v1/courses", .response(.json(200, ["items": [], "page": 1, "limit": 100, "total": 0])))
+        await #expect(throws: NetworkError.unauthorized(code: "other_user")) { try await harness.engine.refresh(.courses) }
+
+        // Then nothing went out with user-b's token, and the write waits for user-1
+        #expect(report.sent == 0)
+        #expect(report.deadLettered == 0)
+        #expect(harness.transport.requests.filter { $0.url.path != "/v1/auth/refresh" }.isEmpty)
+        #expect(try await harness.outbox.pending().map(\.resource) == ["enrollment/course-2"])
+        #expect(harness.engine.status.lastError == "signed out")
+    }
+}

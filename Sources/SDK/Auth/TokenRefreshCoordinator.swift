@@ -79,11 +79,22 @@ public actor TokenRefreshCoordinator {
     ///   when the server rejected the refresh, or, once the token has actually expired, the
     ///   transport error when offline or `refresh_window_exceeded` when refreshes ran out.
     public func validAccessToken() async throws -> String {
+        try await validAccessToken(for: nil)
+    }
+
+    /// The refusal when the session belongs to another user than the request's.
+    static let otherUser = NetworkError.unauthorized(code: "other_user")
+
+    /// ``validAccessToken()``, refused with `other_user` unless the session is `userID`'s (when given).
+    func validAccessToken(for userID: String?) async throws -> String {
         guard let current = await currentTokens() else { throw NetworkError.unauthorized(code: "not_signed_in") }
+        if let userID, current.userID != userID { throw Self.otherUser }
         let now = environment.now()
         guard now.addingTimeInterval(leeway) >= current.accessTokenExpiresAt else { return current.accessToken }
         do {
-            return try await refresh(from: current).accessToken
+            let refreshed = try await refresh(from: current)
+            if let userID, refreshed.userID != userID { throw Self.otherUser }
+            return refreshed.accessToken
         } catch let error as NetworkError where error.keepsSession || error == Self.windowExceeded {
             // Offline, a server hiccup, or too many refreshes lately: the old token is still good
             // until it expires.
@@ -94,9 +105,18 @@ public actor TokenRefreshCoordinator {
 
     /// After a 401: refresh once, unless another caller already replaced the failed token.
     public func accessTokenAfterUnauthorized(failedToken: String) async throws -> String {
+        try await accessTokenAfterUnauthorized(failedToken: failedToken, for: nil)
+    }
+
+    /// ``accessTokenAfterUnauthorized(failedToken:)``, refused with `other_user` unless the
+    /// session is `userID`'s (when given).
+    func accessTokenAfterUnauthorized(failedToken: String, for userID: String?) async throws -> String {
         guard let current = await currentTokens() else { throw NetworkError.sessionExpired }
+        if let userID, current.userID != userID { throw Self.otherUser }
         if current.accessToken != failedToken { return current.accessToken }
-        return try await refresh(from: current).accessToken
+        let refreshed = try await refresh(from: current)
+        if let userID, refreshed.userID != userID { throw Self.otherUser }
+        return refreshed.accessToken
     }
 
     /// The refusal when the ``RefreshWindow`` is full.

@@ -167,7 +167,8 @@ public final class ResponseCache: Sendable {
         let previous = try await cached(key)
         var headers: [String: String] = [:]
         if let etag = previous?.response.etag { headers["If-None-Match"] = etag }
-        let response = try await client.send(endpoint: endpoint, headers: headers, limits: limits)
+        // Answers go into this user's store: never fetch them with another user's token.
+        let response = try await client.send(endpoint: endpoint, headers: headers, limits: limits, asUser: store.userID)
         let stamp = now()
         if response.statusCode == 304, let previous {
             let refreshed = StoredResponse(response: previous.response, storedAt: stamp)

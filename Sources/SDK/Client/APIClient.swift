@@ -80,9 +80,10 @@ public final class APIClient: Sendable {
     /// ``executeWithMetadata(endpoint:method:body:headers:as:)`` within `limits`.
     func executeWithMetadata<T: Decodable & Sendable>(
         endpoint: Endpoint, method: HTTPMethod? = nil, body: (any Encodable & Sendable)? = nil,
-        headers: [String: String] = [:], as type: T.Type = T.self, limits: CallLimits?
+        headers: [String: String] = [:], as type: T.Type = T.self, limits: CallLimits?, asUser userID: String? = nil
     ) async throws -> APIResult<T> {
-        let response = try await send(endpoint: endpoint, method: method, body: encode(body), headers: headers, limits: limits)
+        let response = try await send(
+            endpoint: endpoint, method: method, body: encode(body), headers: headers, limits: limits, asUser: userID)
         guard response.isSuccess else { throw NetworkError.from(response: response, now: environment.now()) }
         do {
             let value = try JSONCoding.decoder.decode(T.self, from: response.body.isEmpty ? Data("{}".utf8) : response.body)
@@ -117,13 +118,14 @@ public final class APIClient: Sendable {
     /// timeout when `nil`): every attempt's timeout and every wait ends by the deadline.
     func send(
         endpoint: Endpoint, method: HTTPMethod? = nil, body: Data? = nil, headers: [String: String] = [:],
-        limits: CallLimits?
+        limits: CallLimits?, asUser userID: String? = nil
     ) async throws -> APIResponse {
         var endpoint = endpoint
         if let method { endpoint.method = method }
         var request = APIRequest(
             endpoint: endpoint, url: try endpoint.url(relativeTo: configuration.baseURL), headers: headers, body: body,
             timeout: configuration.timeout)
+        request.expectedUserID = userID
         request.headers["Accept"] = "application/json"
         if body != nil { request.headers["Content-Type"] = "application/json" }
 

@@ -10,6 +10,9 @@ public struct APIRequest: Sendable {
     public var headers: [String: String]
     public var body: Data?
     public var timeout: Duration
+    /// The user whose data this request reads or writes (an offline store's user): the bearer
+    /// token is attached only if it is that user's, checked in the same step that reads it.
+    public var expectedUserID: String?
 
     public init(endpoint: Endpoint, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: Duration) {
         self.endpoint = endpoint

@@ -1,5 +1,6 @@
 /// Adds `X-Tenant-ID` to every request and the bearer token to authenticated ones; after a 401
-/// it refreshes once (single-flight, through the coordinator) and retries the request.
+/// it refreshes once (single-flight, through the coordinator) and retries the request. A request
+/// that names its user (``APIRequest/expectedUserID``) is never sent with another user's token.
 public struct AuthInterceptor: Interceptor {
     let tenantID: String
     let coordinator: TokenRefreshCoordinator
@@ -10,11 +11,11 @@ public struct AuthInterceptor: Interceptor {
         var request = request
         request.headers["X-Tenant-ID"] = tenantID
         guard request.endpoint.requiresAuthentication else { return try await next(request) }
-        let token = try await coordinator.validAccessToken()
+        let token = try await coordinator.validAccessToken(for: request.expectedUserID)
         request.headers["Authorization"] = "Bearer \(token)"
         let response = try await next(request)
         guard response.statusCode == 401 else { return response }
-        let refreshed = try await coordinator.accessTokenAfterUnauthorized(failedToken: token)
+        let refreshed = try await coordinator.accessTokenAfterUnauthorized(failedToken: token, for: request.expectedUserID)
         request.headers["Authorization"] = "Bearer \(refreshed)"
         return try await next(request)
     }

@@ -62,7 +62,9 @@ struct OutboxProcessor: Sendable {
         }
         let response: APIResponse
         do {
-            response = try await client.send(endpoint: endpoint, body: body, headers: ["Idempotency-Key": item.idempotencyKey])
+            // Sent only with the store's user's token: never another account's write.
+            response = try await client.send(
+                endpoint: endpoint, body: body, headers: ["Idempotency-Key": item.idempotencyKey], limits: nil, asUser: store.userID)
         } catch let error as NetworkError {
             switch error {
             case .sessionExpired, .unauthorized:
@@ -160,7 +162,8 @@ struct OutboxProcessor: Sendable {
     private func currentProgress(for item: OutboxItem) async -> (Int, Data)? {
         let parts = item.resource.split(separator: "/").map(String.init)
         guard parts.count == 3,
-            let progress: CourseProgress = try? await client.execute(endpoint: .Courses.progress(parts[1])),
+            let progress: CourseProgress = try? await client.executeWithMetadata(
+                endpoint: .Courses.progress(parts[1]), limits: nil, asUser: store.userID).value,
             let lesson = progress.lessons.first(where: { $0.lessonId == parts[2] }),
             let json = try? JSONCoding.encoder.encode(lesson)
         else { return nil }

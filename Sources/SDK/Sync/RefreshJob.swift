@@ -77,7 +77,7 @@ struct Refresher: Sendable {
                 }
             }
         case .progress(let courseID):
-            let progress: CourseProgress = try await client.executeWithMetadata(endpoint: .Courses.progress(courseID), limits: limits).value
+            let progress: CourseProgress = try await client.executeWithMetadata(endpoint: .Courses.progress(courseID), limits: limits, asUser: store.userID).value
             let fetched = now()
             try await store.writer.write { db in
                 for lesson in progress.lessons {
@@ -88,7 +88,7 @@ struct Refresher: Sendable {
                 }
             }
         case .profile:
-            let user: User = try await client.executeWithMetadata(endpoint: .Users.me, limits: limits).value
+            let user: User = try await client.executeWithMetadata(endpoint: .Users.me, limits: limits, asUser: store.userID).value
             let fetched = now()
             try await store.writer.write { db in
                 try CachedEntity.make(user, kind: .profile, id: "me", version: user.version, at: fetched).save(db)
@@ -97,7 +97,7 @@ struct Refresher: Sendable {
             var page = 1
             var all: [EnrolledCourse] = []
             while true {
-                let result: Page<EnrolledCourse> = try await client.executeWithMetadata(endpoint: .Users.myCourses(page: page, limit: 100), limits: limits).value
+                let result: Page<EnrolledCourse> = try await client.executeWithMetadata(endpoint: .Users.myCourses(page: page, limit: 100), limits: limits, asUser: store.userID).value
                 all += result.items
                 if all.count >= result.total || result.items.isEmpty { break }
                 page += 1

@@ -47,7 +47,8 @@ struct DevRequest: Sendable {
     ) async throws -> Data {
         var request = URLRequest(url: baseURL.appendingPathComponent(path))
         request.httpMethod = method
-        request.timeoutInterval = 30
+        // Generous: a test process running hundreds of tests at once can be slow to answer.
+        request.timeoutInterval = 120
         if let tenant { request.setValue(tenant, forHTTPHeaderField: "X-Tenant-ID") }
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

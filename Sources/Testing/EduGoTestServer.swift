@@ -105,7 +105,13 @@ public final class EduGoTestServer: Sendable {
             _ = try? await running.value
             throw EduGoTestServerError.didNotStart
         }
-        let session = URLSession(configuration: .ephemeral)
+        // No cookie store and no cache, as the SDK's transport: FoundationNetworking's shared
+        // stores are process-wide and only get in the way of a test's plain requests.
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.httpCookieStorage = nil
+        sessionConfiguration.urlCache = nil
+        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let session = URLSession(configuration: sessionConfiguration)
         do {
             let created: CreatedTenant = try await DevRequest(session: session, baseURL: baseURL)
                 .send("POST", "/__dev/tenants", expecting: 201)

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// The SDK against the dev server's fault rules and movable clock, through real HTTP.
-@Suite struct DevToolsEndToEndTests {
+@Suite(.serialized) struct DevToolsEndToEndTests {
     /// A signed-in student of the server's fresh tenant, enrolled in a course, with a lesson to record.
     struct Learner {
         var session: OfflineSession
@@ -48,7 +48,7 @@ import Testing
             // FoundationNetworking until the timeout; the SDK then sees the loss.
             let client = EduGoClient(
                 configuration: APIConfiguration(
-                    baseURL: server.baseURL, tenantID: server.tenantID, timeout: .seconds(2), retryPolicy: .none),
+                    baseURL: server.baseURL, tenantID: server.tenantID, timeout: .seconds(10), retryPolicy: .none),
                 dataDirectory: root, transport: transport, environment: fastEnvironment)
             let learner = try await Self.learner(server, client: client)
             let session = learner.session

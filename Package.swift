@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "EduGoServer", targets: ["EduGoServer"]),
         .executable(name: "edugo-server", targets: ["edugo-server"]),
         .library(name: "EduGoSDK", targets: ["EduGoSDK"]),
+        .library(name: "EduGoTesting", targets: ["EduGoTesting"]),
         .executable(name: "edugo", targets: ["edugo"]),
     ],
     dependencies: [
@@ -25,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         .target(
@@ -37,6 +40,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Sources/Server",
             resources: [.copy("Resources/openapi.yaml")],
@@ -58,6 +63,16 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/SDK",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "EduGoTesting",
+            dependencies: [
+                "EduGoServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Testing",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -88,6 +103,7 @@ let package = Package(
             dependencies: [
                 "EduGoSDK",
                 "EduGoServer",
+                "EduGoTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -33,7 +33,18 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
 
 /// Opens storage (seeding the demo tenants that do not exist yet), loads the signing key and builds the shared services.
 func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) async throws -> Dependencies {
-    let tenants = try TenantRegistry(storage: configuration.storage, now: configuration.now)
+    // Dev tools (issue 14): in dev mode every time-based part reads the movable clock.
+    var configuration = configuration
+    let clock = configuration.devMode ? MovableClock(base: configuration.now) : nil
+    if let clock { configuration.now = clock.now }
+    let metrics = configuration.servesMetrics ? ServerMetrics() : nil
+    let faults = configuration.devMode ? FaultInjector(onFire: { metrics?.recordFault($0.action) }) : nil
+
+    let transactionObserver: (@Sendable (Duration) -> Void)? = metrics.map { metrics in
+        { @Sendable duration in metrics.recordTransaction(duration) }
+    }
+    let tenants = try TenantRegistry(
+        storage: configuration.storage, now: configuration.now, transactionObserver: transactionObserver)
     let passwords = PasswordHasher(cost: configuration.passwordHashCost)
     if configuration.seedDemoData {
         try await seedDemoTenants(tenants, passwords: passwords, now: configuration.now(), logger: logger)
@@ -41,7 +52,7 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
     let signingKey = try SigningKey.loadOrCreate(storage: configuration.storage)
     let tokens = await TokenService(signingKey: signingKey, configuration: configuration)
     let mailbox = configuration.devMode ? DevMailbox() : nil
-    return Dependencies(
+    var deps = Dependencies(
         configuration: configuration,
         tenants: tenants,
         tokens: tokens,
@@ -52,6 +63,10 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
         mailbox: mailbox,
         idempotency: IdempotencyCoordinator(retention: configuration.idempotencyRetention, now: configuration.now),
         logger: logger)
+    deps.faults = faults
+    deps.clock = clock
+    deps.metrics = metrics
+    return deps
 }
 
 /// Every route the server serves with `deps` (the dev routes only in dev mode).
@@ -63,6 +78,15 @@ func buildRouteTable(_ deps: Dependencies) -> RouteTable {
     if let mailbox = deps.mailbox {
         DevRoutes(deps: deps, mailbox: mailbox).register(in: &routes)
     }
+    if let faults = deps.faults {
+        FaultRoutes(deps: deps, injector: faults).register(in: &routes)
+    }
+    if let clock = deps.clock {
+        ClockRoutes(deps: deps, clock: clock).register(in: &routes)
+    }
+    if let metrics = deps.metrics {
+        MetricsRoutes(deps: deps, metrics: metrics, token: deps.configuration.metricsToken).register(in: &routes)
+    }
     return routes
 }
 
@@ -73,7 +97,11 @@ func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
     router.add(
         middleware: HTTPHygieneMiddleware(
             inventory: routes.inventory, maxBodySize: deps.configuration.maxBodySize,
-            strictTransportSecurity: deps.configuration.strictTransportSecurity))
+            strictTransportSecurity: deps.configuration.strictTransportSecurity,
+            accessLog: deps.accessLog, metrics: deps.metrics, now: deps.configuration.now))
+    if let faults = deps.faults {
+        router.add(middleware: FaultMiddleware(injector: faults, tokens: deps.tokens))
+    }
     routes.install(on: router)
     return router
 }

@@ -14,6 +14,18 @@ struct Dependencies: Sendable {
     let idempotency: IdempotencyCoordinator
     let logger: Logger
 
+    // MARK: Dev tools (issue 14): nil outside dev mode
+    /// Per-tenant fault rules.
+    var faults: FaultInjector? = nil
+    /// The movable clock every time-based part reads (through `configuration.now`).
+    var clock: MovableClock? = nil
+
+    // MARK: Observability (issue 14)
+    /// The last 500 access-log entries.
+    var accessLog = AccessLogBuffer(capacity: 500)
+    /// This application's metrics; `nil` when `/metrics` is not served.
+    var metrics: ServerMetrics? = nil
+
     var now: Date { configuration.now() }
     var bodyLimit: Int { configuration.maxBodySize }
 }

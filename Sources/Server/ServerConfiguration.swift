@@ -56,6 +56,18 @@ public struct ServerConfiguration: Sendable {
     /// Called once the server listens, with the bound port.
     public var onServerRunning: (@Sendable (Int) async -> Void)?
 
+    // MARK: Metrics (issue 14)
+    /// Serves `GET /metrics`; `nil` means on in dev mode and off otherwise.
+    public var metricsEnabled: Bool? = nil
+    /// When set, `GET /metrics` requires `Authorization: Bearer <token>`. Outside dev mode metrics
+    /// are served only with a token (without one `/metrics` answers 404).
+    public var metricsToken: String? = nil
+
+    /// Whether `GET /metrics` is installed.
+    public var servesMetrics: Bool {
+        (metricsEnabled ?? devMode) && (devMode || metricsToken != nil)
+    }
+
     /// Creates a configuration; every parameter has a development default.
     public init(
         host: String = "127.0.0.1",

@@ -39,6 +39,19 @@ struct EduGoServerCommand: AsyncParsableCommand {
         help: "Multiply every auth rate limit (for load tests and fuzzing). [EDUGO_RATE_LIMIT_MULTIPLIER] (default: 1)")
     var rateLimitMultiplier: Int?
 
+    // MARK: Observability (issue 14)
+
+    @Option(name: .customLong("log-format"), help: "text or json (one JSON object per line). [EDUGO_LOG_FORMAT] (default: text)")
+    var logFormat: String?
+
+    @Flag(inversion: .prefixedNo, help: "Serve GET /metrics (Prometheus). [EDUGO_METRICS=1|0] (default: on in dev mode)")
+    var metrics: Bool?
+
+    @Option(
+        name: .customLong("metrics-token"),
+        help: "Bearer token required by GET /metrics; outside dev mode /metrics is served only with one. [EDUGO_METRICS_TOKEN]")
+    var metricsToken: String?
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let host = self.host ?? environment["EDUGO_HOST"] ?? "127.0.0.1"
@@ -60,7 +73,16 @@ struct EduGoServerCommand: AsyncParsableCommand {
         }
         let devMode = self.dev ?? environment["EDUGO_DEV"].map(Self.isTrue) ?? Self.isLoopback(host)
 
+        let format = (self.logFormat ?? environment["EDUGO_LOG_FORMAT"] ?? "text").lowercased()
+        guard ["text", "json"].contains(format) else {
+            throw ValidationError("--log-format must be text or json.")
+        }
         LoggingSystem.bootstrap { label in
+            if format == "json" {
+                var handler = JSONLogHandler(label: label)
+                handler.logLevel = level
+                return handler
+            }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
@@ -72,7 +94,10 @@ struct EduGoServerCommand: AsyncParsableCommand {
             onServerRunning: { boundPort in
                 Self.printBanner(host: host, port: boundPort, storage: storage, devMode: devMode)
             })
-        let app = try await buildApplication(configuration)
+        var served = configuration
+        served.metricsEnabled = self.metrics ?? environment["EDUGO_METRICS"].map(Self.isTrue)
+        served.metricsToken = (self.metricsToken ?? environment["EDUGO_METRICS_TOKEN"]).flatMap { $0.isEmpty ? nil : $0 }
+        let app = try await buildApplication(served)
         try await app.runService()
     }
 

@@ -37,6 +37,10 @@ import Testing
             .init(try await $0.updateLesson(path: .init(id: "x", lessonId: "y"), body: .json(.init(title: "T", version: 1))))
         },
         "putProgress": { .init(try await $0.putProgress(path: .init(id: "x"), body: .json(.init(lessonId: "y")))) },
+        "devCreateFault": {
+            .init(try await $0.devCreateFault(headers: .init(xTenantID: "demo"), body: .json(.init(path: "/x", action: .status))))
+        },
+        "devAdvanceClock": { .init(try await $0.devAdvanceClock(body: .json(.init(advanceSeconds: 1)))) },
     ]
 
     @Test("every operation with a JSON body answers 413 payload_too_large to a body over 1 MiB")
@@ -109,3 +113,5 @@ extension Operations.UpdateCourse.Output: RefusableOutput {}
 extension Operations.CreateLesson.Output: RefusableOutput {}
 extension Operations.UpdateLesson.Output: RefusableOutput {}
 extension Operations.PutProgress.Output: RefusableOutput {}
+extension Operations.DevCreateFault.Output: RefusableOutput {}
+extension Operations.DevAdvanceClock.Output: RefusableOutput {}

@@ -37,11 +37,14 @@ import Testing
         Self.expectSame(served: served, specified: specified)
     }
 
-    @Test("outside dev mode the server serves the operations of openapi.yaml except the x-dev-only ones")
+    @Test("outside dev mode (metrics on with a token) the server serves the operations of openapi.yaml except the x-dev-only ones")
     func productionModeOmitsDevOperations() async throws {
         let specified = Set(try SpecDocument.load().operations.filter { !$0.isDevOnly }.map { "\($0.method) \($0.path)" })
         var configuration = LiveContractServer.configuration()
         configuration.devMode = false
+        // Outside dev mode `/metrics` exists only with a token.
+        configuration.metricsEnabled = true
+        configuration.metricsToken = "inventory"
 
         let served = try await Self.servedRoutes(configuration)
 

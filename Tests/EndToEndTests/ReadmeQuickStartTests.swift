@@ -16,6 +16,24 @@ import Testing
         #expect(readme.contains("```swift\nimport EduGoSDK\nimport Foundation\n\n" + snippet + "```"))
     }
 
+    @Test("the README's testing example is the code this suite compiles")
+    func readmeTestingExampleMatchesCompiledCode() throws {
+        let source = try String(
+            contentsOf: Self.root.appendingPathComponent("Tests/EndToEndTests/TestingQuickStart.swift"), encoding: .utf8)
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(source.range(of: "// BEGIN TESTING QUICK START\n"))
+        let end = try #require(source.range(of: "// END TESTING QUICK START"))
+        let snippet = String(source[start.upperBound..<end.lowerBound])
+        #expect(readme.contains("```swift\nimport EduGoSDK\nimport EduGoTesting\nimport Foundation\n\n" + snippet + "```"))
+    }
+
+    @Test("the README's testing example sees a lost answer retried and an expired token refreshed")
+    func testingExampleRuns() async throws {
+        let pages = try await survivesALostAnswerAndAnExpiredToken()
+        #expect(pages.firstPage > 0)
+        #expect(pages.afterExpiry == pages.firstPage)
+    }
+
     @Test("the quick start signs in and lists courses against a live server")
     func quickStartRuns() async throws {
         let clock = TestClock(Date())

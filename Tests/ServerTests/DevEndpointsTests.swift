@@ -102,8 +102,10 @@ import Testing
         }
     }
 
-    @Test("with dev mode off, both /__dev routes answer 404 not_found", arguments: [
+    @Test("with dev mode off, every /__dev route answers 404 not_found", arguments: [
         (HTTPRequest.Method.get, "/__dev/mailbox?email=admin@demo.edugo.dev"), (.post, "/__dev/tenants"),
+        (.get, "/__dev/faults"), (.post, "/__dev/faults"), (.delete, "/__dev/faults"), (.delete, "/__dev/faults/f-1"),
+        (.get, "/__dev/clock"), (.post, "/__dev/clock"), (.delete, "/__dev/clock"),
     ])
     func devRoutesHiddenOutsideDevMode(method: HTTPRequest.Method, uri: String) async throws {
         var configuration = ServerConfiguration.testing()

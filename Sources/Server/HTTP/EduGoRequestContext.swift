@@ -8,9 +8,12 @@ public struct EduGoRequestContext: RequestContext {
     public let remoteAddress: String
     /// The request id echoed in `X-Request-ID`; set by ``HTTPHygieneMiddleware``.
     public var requestID: String = ""
+    /// The connection, so a dev-mode fault can close it without answering.
+    let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        self.channel = source.channel
     }
 }

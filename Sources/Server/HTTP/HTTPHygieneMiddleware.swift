@@ -10,6 +10,12 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
     let inventory: RouteInventory
     let maxBodySize: Int
     let strictTransportSecurity: String?
+    /// Where each request's access-log entry is kept (the last 500).
+    var accessLog: AccessLogBuffer? = nil
+    /// Request counts and latencies, rate-limit refusals and idempotent replays.
+    var metrics: ServerMetrics? = nil
+    /// The server's clock, for the entries' timestamps.
+    var now: @Sendable () -> Date = { Date() }
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -27,19 +33,26 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
             response = try await next(request, context)
         } catch {
             let apiError = self.apiError(for: error, request: request, context: context)
+            if apiError.code == "rate_limited" { metrics?.recordRateLimitRefusal() }
             response = Self.problemResponse(apiError, path: request.uri.path, requestID: context.requestID)
         }
         applySecurityHeaders(to: &response, requestID: context.requestID)
+        let dropped = response.headers[.xEduGoDropped]
+        response.headers[.xEduGoDropped] = nil
         let elapsed = ContinuousClock.now - started
-        context.logger.info(
-            "request",
-            metadata: [
-                "method": .string(request.method.rawValue),
-                // The path only: query strings can carry verification and reset tokens.
-                "path": .string(request.uri.path),
-                "status": .stringConvertible(response.status.code),
-                "ms": .stringConvertible(Int(elapsed.timeInterval * 1000)),
-            ])
+        // The route template only, never the raw path: paths carry ids and query strings carry
+        // verification and reset tokens.
+        let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
+        let entry = AccessLogEntry(
+            timestamp: now(), requestID: context.requestID, tenant: ClaimedTenant.of(request),
+            method: request.method.rawValue, route: route, status: Int(response.status.code),
+            durationMs: elapsed.timeInterval * 1000, bytes: response.body.contentLength, dropped: dropped)
+        accessLog?.append(entry)
+        if let metrics {
+            metrics.recordRequest(method: entry.method, route: route, status: entry.status, duration: elapsed)
+            if response.headers[.idempotentReplayed] == "true" { metrics.recordIdempotentReplay() }
+        }
+        context.logger.info("request", metadata: entry.metadata.mapValues { Logger.MetadataValue.string($0) })
         return response
     }
 

@@ -10,11 +10,20 @@ struct TenantDatabase: Sendable {
     let writer: any DatabaseWriter
 
     /// Opens (creating if needed) and migrates a tenant database.
-    static func open(tenantID: TenantID, at url: URL?) throws -> TenantDatabase {
+    ///
+    /// - Parameter transactionObserver: Told how long each transaction took (`BEGIN` to `COMMIT`/`ROLLBACK`).
+    static func open(
+        tenantID: TenantID, at url: URL?, transactionObserver: (@Sendable (Duration) -> Void)? = nil
+    ) throws -> TenantDatabase {
         let writer: any DatabaseWriter
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
+        if let transactionObserver {
+            configuration.prepareDatabase { db in
+                TransactionTimer(observer: transactionObserver).install(on: db)
+            }
+        }
         if let url {
             configuration.maximumReaderCount = 4
             configuration.prepareDatabase { db in

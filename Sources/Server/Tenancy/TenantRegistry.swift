@@ -11,9 +11,15 @@ actor TenantRegistry {
     private let tenantsDirectory: URL?
     private var open: [TenantID: TenantDatabase] = [:]
     private let now: @Sendable () -> Date
+    /// Told the duration of every tenant-database transaction (metrics); `nil` when metrics are off.
+    private let transactionObserver: (@Sendable (Duration) -> Void)?
 
-    init(storage: ServerConfiguration.Storage, now: @escaping @Sendable () -> Date) throws {
+    init(
+        storage: ServerConfiguration.Storage, now: @escaping @Sendable () -> Date,
+        transactionObserver: (@Sendable (Duration) -> Void)? = nil
+    ) throws {
         self.now = now
+        self.transactionObserver = transactionObserver
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         switch storage {
@@ -39,6 +45,24 @@ actor TenantRegistry {
         try migrator.migrate(registry)
     }
 
+    /// What the metrics report at scrape time.
+    struct State: Sendable {
+        var openDatabases: Int
+        var activeSessions: Int
+    }
+
+    /// How many tenant databases are open and how many unrevoked sessions they hold.
+    func state() async -> State {
+        let databases = Array(open.values)
+        var sessions = 0
+        for database in databases {
+            sessions += (try? await database.writer.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions WHERE revoked_at IS NULL")
+            } ?? 0) ?? 0
+        }
+        return State(openDatabases: databases.count, activeSessions: sessions)
+    }
+
     /// The ids of all tenants, oldest first.
     func tenantIDs() async throws -> [TenantID] {
         try await registry.read { db in
@@ -56,7 +80,7 @@ actor TenantRegistry {
         }
         guard exists == true else { throw APIError.tenantNotFound }
         if let database = open[id] { return database }
-        let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id))
+        let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver)
         open[id] = database
         return database
     }
@@ -74,7 +98,7 @@ actor TenantRegistry {
                 try? FileManager.default.removeItem(atPath: url.path + suffix)
             }
         }
-        let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id))
+        let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver)
         try await seed(database)
         let created = now()
         try await registry.write { db in

@@ -48,7 +48,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/RequestId`.
         internal typealias RequestId = Swift.String
-        /// Stable machine-readable error code. Codes in use: `malformed_json`, `validation_failed`, `invalid_token`, `bad_request` (400); `unauthorized`, `invalid_credentials`, `invalid_refresh_token` (401); `forbidden`, `tenant_mismatch`, `email_not_verified`, `field_not_writable`, `not_enrolled` (403); `not_found`, `tenant_not_found` (404); `method_not_allowed` (405); `email_taken`, `version_conflict`, `idempotency_in_progress`, `cannot_delete_self`, `user_owns_courses`, `course_not_published` (409); `version_conflict` (412); `payload_too_large` (413); `unsupported_media_type` (415); `idempotency_key_reused` (422); `precondition_required` (428); `rate_limited` (429); `internal_error` (500); `unavailable` (503). Clients must tolerate codes added later.
+        /// Stable machine-readable error code. Codes in use: `malformed_json`, `validation_failed`, `invalid_token`, `bad_request` (400); `unauthorized`, `invalid_credentials`, `invalid_refresh_token` (401); `forbidden`, `tenant_mismatch`, `email_not_verified`, `field_not_writable`, `not_enrolled` (403); `not_found`, `tenant_not_found` (404); `method_not_allowed` (405); `email_taken`, `version_conflict`, `idempotency_in_progress`, `cannot_delete_self`, `user_owns_courses`, `course_not_published`, `fault_limit_reached` (409); `version_conflict` (412); `payload_too_large` (413); `unsupported_media_type` (415); `idempotency_key_reused` (422); `precondition_required` (428); `rate_limited` (429); `internal_error` (500); `unavailable` (503); `injected_fault` (any 4xx/5xx a dev-mode fault rule names). Clients must tolerate codes added later.
         ///
         /// - Remark: Generated from `#/components/schemas/ProblemCode`.
         internal typealias ProblemCode = Swift.String
@@ -2687,6 +2687,415 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "tenant_id",
                     "accounts"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest`.
+        internal struct DevFaultRuleRequest: Codable, Hashable, Sendable {
+            /// Only requests with this method; any method when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/method`.
+            internal enum MethodPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case get = "GET"
+                case post = "POST"
+                case put = "PUT"
+                case patch = "PATCH"
+                case delete = "DELETE"
+            }
+            /// Only requests with this method; any method when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/method`.
+            internal var method: Components.Schemas.DevFaultRuleRequest.MethodPayload?
+            /// An absolute path glob: `*` matches exactly one segment, a final `**` matches the rest (zero or more segments). No query string.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/path`.
+            internal var path: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/action`.
+            internal enum ActionPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case delay = "delay"
+                case status = "status"
+                case dropRequest = "drop_request"
+                case dropResponse = "drop_response"
+            }
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/action`.
+            internal var action: Components.Schemas.DevFaultRuleRequest.ActionPayload
+            /// Fire for the next N matching requests, then retire; until deleted when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/times`.
+            internal var times: Swift.Int?
+            /// Chance that a matching request fires the rule.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/probability`.
+            internal var probability: Swift.Double?
+            /// Makes the probability draws reproducible.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/seed`.
+            internal var seed: Swift.Int?
+            /// Status of the `status` action.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/status`.
+            internal var status: Swift.Int?
+            /// `Retry-After` seconds of the `status` action.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/retry_after`.
+            internal var retryAfter: Swift.Int?
+            /// Milliseconds to wait before acting; required for `delay`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/delay_ms`.
+            internal var delayMs: Swift.Int?
+            /// Creates a new `DevFaultRuleRequest`.
+            ///
+            /// - Parameters:
+            ///   - method: Only requests with this method; any method when absent.
+            ///   - path: An absolute path glob: `*` matches exactly one segment, a final `**` matches the rest (zero or more segments). No query string.
+            ///   - action:
+            ///   - times: Fire for the next N matching requests, then retire; until deleted when absent.
+            ///   - probability: Chance that a matching request fires the rule.
+            ///   - seed: Makes the probability draws reproducible.
+            ///   - status: Status of the `status` action.
+            ///   - retryAfter: `Retry-After` seconds of the `status` action.
+            ///   - delayMs: Milliseconds to wait before acting; required for `delay`.
+            internal init(
+                method: Components.Schemas.DevFaultRuleRequest.MethodPayload? = nil,
+                path: Swift.String,
+                action: Components.Schemas.DevFaultRuleRequest.ActionPayload,
+                times: Swift.Int? = nil,
+                probability: Swift.Double? = nil,
+                seed: Swift.Int? = nil,
+                status: Swift.Int? = nil,
+                retryAfter: Swift.Int? = nil,
+                delayMs: Swift.Int? = nil
+            ) {
+                self.method = method
+                self.path = path
+                self.action = action
+                self.times = times
+                self.probability = probability
+                self.seed = seed
+                self.status = status
+                self.retryAfter = retryAfter
+                self.delayMs = delayMs
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case method
+                case path
+                case action
+                case times
+                case probability
+                case seed
+                case status
+                case retryAfter = "retry_after"
+                case delayMs = "delay_ms"
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.method = try container.decodeIfPresent(
+                    Components.Schemas.DevFaultRuleRequest.MethodPayload.self,
+                    forKey: .method
+                )
+                self.path = try container.decode(
+                    Swift.String.self,
+                    forKey: .path
+                )
+                self.action = try container.decode(
+                    Components.Schemas.DevFaultRuleRequest.ActionPayload.self,
+                    forKey: .action
+                )
+                self.times = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .times
+                )
+                self.probability = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .probability
+                )
+                self.seed = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .seed
+                )
+                self.status = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .status
+                )
+                self.retryAfter = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .retryAfter
+                )
+                self.delayMs = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .delayMs
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "method",
+                    "path",
+                    "action",
+                    "times",
+                    "probability",
+                    "seed",
+                    "status",
+                    "retry_after",
+                    "delay_ms"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevFaultRule`.
+        internal struct DevFaultRule: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/id`.
+            internal var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/method`.
+            internal enum MethodPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case get = "GET"
+                case post = "POST"
+                case put = "PUT"
+                case patch = "PATCH"
+                case delete = "DELETE"
+            }
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/method`.
+            internal var method: Components.Schemas.DevFaultRule.MethodPayload?
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/path`.
+            internal var path: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/action`.
+            internal enum ActionPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case delay = "delay"
+                case status = "status"
+                case dropRequest = "drop_request"
+                case dropResponse = "drop_response"
+            }
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/action`.
+            internal var action: Components.Schemas.DevFaultRule.ActionPayload
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/times`.
+            internal var times: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/probability`.
+            internal var probability: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/seed`.
+            internal var seed: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/status`.
+            internal var status: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/retry_after`.
+            internal var retryAfter: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/delay_ms`.
+            internal var delayMs: Swift.Int
+            /// How often the rule has fired.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/fired`.
+            internal var fired: Swift.Int
+            /// `false` once a rule with `times` has fired that often.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/active`.
+            internal var active: Swift.Bool
+            /// Creates a new `DevFaultRule`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - method:
+            ///   - path:
+            ///   - action:
+            ///   - times:
+            ///   - probability:
+            ///   - seed:
+            ///   - status:
+            ///   - retryAfter:
+            ///   - delayMs:
+            ///   - fired: How often the rule has fired.
+            ///   - active: `false` once a rule with `times` has fired that often.
+            internal init(
+                id: Swift.String,
+                method: Components.Schemas.DevFaultRule.MethodPayload? = nil,
+                path: Swift.String,
+                action: Components.Schemas.DevFaultRule.ActionPayload,
+                times: Swift.Int? = nil,
+                probability: Swift.Double,
+                seed: Swift.Int? = nil,
+                status: Swift.Int,
+                retryAfter: Swift.Int? = nil,
+                delayMs: Swift.Int,
+                fired: Swift.Int,
+                active: Swift.Bool
+            ) {
+                self.id = id
+                self.method = method
+                self.path = path
+                self.action = action
+                self.times = times
+                self.probability = probability
+                self.seed = seed
+                self.status = status
+                self.retryAfter = retryAfter
+                self.delayMs = delayMs
+                self.fired = fired
+                self.active = active
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case id
+                case method
+                case path
+                case action
+                case times
+                case probability
+                case seed
+                case status
+                case retryAfter = "retry_after"
+                case delayMs = "delay_ms"
+                case fired
+                case active
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.method = try container.decodeIfPresent(
+                    Components.Schemas.DevFaultRule.MethodPayload.self,
+                    forKey: .method
+                )
+                self.path = try container.decode(
+                    Swift.String.self,
+                    forKey: .path
+                )
+                self.action = try container.decode(
+                    Components.Schemas.DevFaultRule.ActionPayload.self,
+                    forKey: .action
+                )
+                self.times = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .times
+                )
+                self.probability = try container.decode(
+                    Swift.Double.self,
+                    forKey: .probability
+                )
+                self.seed = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .seed
+                )
+                self.status = try container.decode(
+                    Swift.Int.self,
+                    forKey: .status
+                )
+                self.retryAfter = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .retryAfter
+                )
+                self.delayMs = try container.decode(
+                    Swift.Int.self,
+                    forKey: .delayMs
+                )
+                self.fired = try container.decode(
+                    Swift.Int.self,
+                    forKey: .fired
+                )
+                self.active = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .active
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "method",
+                    "path",
+                    "action",
+                    "times",
+                    "probability",
+                    "seed",
+                    "status",
+                    "retry_after",
+                    "delay_ms",
+                    "fired",
+                    "active"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevFaultRuleList`.
+        internal struct DevFaultRuleList: Codable, Hashable, Sendable {
+            /// In creation order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleList/items`.
+            internal var items: [Components.Schemas.DevFaultRule]
+            /// Creates a new `DevFaultRuleList`.
+            ///
+            /// - Parameters:
+            ///   - items: In creation order.
+            internal init(items: [Components.Schemas.DevFaultRule]) {
+                self.items = items
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case items
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.items = try container.decode(
+                    [Components.Schemas.DevFaultRule].self,
+                    forKey: .items
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "items"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevClockAdvance`.
+        internal struct DevClockAdvance: Codable, Hashable, Sendable {
+            /// Seconds to move the clock forward (at most ten years at once).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevClockAdvance/advance_seconds`.
+            internal var advanceSeconds: Swift.Int
+            /// Creates a new `DevClockAdvance`.
+            ///
+            /// - Parameters:
+            ///   - advanceSeconds: Seconds to move the clock forward (at most ten years at once).
+            internal init(advanceSeconds: Swift.Int) {
+                self.advanceSeconds = advanceSeconds
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case advanceSeconds = "advance_seconds"
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.advanceSeconds = try container.decode(
+                    Swift.Int.self,
+                    forKey: .advanceSeconds
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "advance_seconds"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevClock`.
+        internal struct DevClock: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DevClock/now`.
+            internal var now: Components.Schemas.Timestamp
+            /// How far the server's clock runs ahead of real time.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevClock/offset_seconds`.
+            internal var offsetSeconds: Swift.Int
+            /// Creates a new `DevClock`.
+            ///
+            /// - Parameters:
+            ///   - now:
+            ///   - offsetSeconds: How far the server's clock runs ahead of real time.
+            internal init(
+                now: Components.Schemas.Timestamp,
+                offsetSeconds: Swift.Int
+            ) {
+                self.now = now
+                self.offsetSeconds = offsetSeconds
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case now
+                case offsetSeconds = "offset_seconds"
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.now = try container.decode(
+                    Components.Schemas.Timestamp.self,
+                    forKey: .now
+                )
+                self.offsetSeconds = try container.decode(
+                    Swift.Int.self,
+                    forKey: .offsetSeconds
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "now",
+                    "offset_seconds"
                 ])
             }
         }

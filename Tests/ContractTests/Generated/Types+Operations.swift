@@ -14256,6 +14256,300 @@ internal enum Operations {
             }
         }
     }
+    /// Prometheus metrics
+    ///
+    /// Prometheus text exposition format 0.0.4: `edugo_http_requests_total` and `edugo_http_request_duration_seconds` by `method`, `route` (the route template, never the raw path; `unmatched` for unknown paths) and `status`; `edugo_sqlite_transaction_duration_seconds`; `edugo_open_tenant_pools`; `edugo_active_sessions`; `edugo_rate_limit_refusals_total`; `edugo_idempotent_replays_total`; `edugo_faults_fired_total` by `action`. Served by default in dev mode (`--no-metrics` turns it off). Outside dev mode it is served only with `--metrics` and a `--metrics-token`, which must then be sent as `Authorization: Bearer <token>`; otherwise the route does not exist (404).
+    ///
+    /// - Remark: HTTP `GET /metrics`.
+    /// - Remark: Generated from `#/paths//metrics/get(getMetrics)`.
+    internal enum GetMetrics {
+        internal static let id: Swift.String = "getMetrics"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/metrics/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetMetrics.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetMetrics.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GetMetrics.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            internal init(headers: Operations.GetMetrics.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                    internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store` (auth, users, errors, dev).
+                    ///
+                    /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlNoStore
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///
+                    /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlNoStore,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.GetMetrics.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/metrics/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/metrics/GET/responses/200/content/text\/plain`.
+                    case plainText(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.plainText`.
+                    ///
+                    /// - Throws: An error if `self` is not `.plainText`.
+                    /// - SeeAlso: `.plainText`.
+                    internal var plainText: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .plainText(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GetMetrics.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.GetMetrics.Output.Ok.Headers,
+                    body: Operations.GetMetrics.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The metrics.
+            ///
+            /// - Remark: Generated from `#/paths//metrics/get(getMetrics)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetMetrics.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.GetMetrics.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unauthorized: a metrics token is configured and the request did not send it.
+            ///
+            /// - Remark: Generated from `#/paths//metrics/get(getMetrics)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not Found: metrics are not served (outside dev mode without a token, or `--no-metrics`).
+            ///
+            /// - Remark: Generated from `#/paths//metrics/get(getMetrics)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//metrics/get(getMetrics)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case plainText
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/plain":
+                    self = .plainText
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .plainText:
+                    return "text/plain"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .plainText,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// Mails sent in a tenant (verification and password reset)
     ///
     /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Newest first.
@@ -14793,6 +15087,2151 @@ internal enum Operations {
             /// Internal Server Error (`internal_error`).
             ///
             /// - Remark: Generated from `#/paths//__dev/tenants/post(devCreateTenant)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// List a tenant's fault rules with how often each fired
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. In creation order, retired rules included.
+    ///
+    /// - Remark: HTTP `GET /__dev/faults`.
+    /// - Remark: Generated from `#/paths//__dev/faults/get(devListFaults)`.
+    internal enum DevListFaults {
+        internal static let id: Swift.String = "devListFaults"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/__dev/faults/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// The tenant this unauthenticated call is for. Missing or malformed → 400 `validation_failed`; unknown → 404 `tenant_not_found`.
+                ///
+                /// - Remark: Generated from `#/paths/__dev/faults/GET/header/X-Tenant-ID`.
+                internal var xTenantID: Components.Parameters.XTenantIDRequired
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevListFaults.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xTenantID: The tenant this unauthenticated call is for. Missing or malformed → 400 `validation_failed`; unknown → 404 `tenant_not_found`.
+                ///   - accept:
+                internal init(
+                    xTenantID: Components.Parameters.XTenantIDRequired,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevListFaults.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xTenantID = xTenantID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.DevListFaults.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            internal init(headers: Operations.DevListFaults.Input.Headers) {
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/__dev/faults/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                    internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store` (auth, users, errors, dev).
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/GET/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlNoStore
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/GET/responses/200/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/GET/responses/200/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/GET/responses/200/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/GET/responses/200/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/GET/responses/200/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/GET/responses/200/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlNoStore,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DevListFaults.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/__dev/faults/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/__dev/faults/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.DevFaultRuleList)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.DevFaultRuleList {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.DevListFaults.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.DevListFaults.Output.Ok.Headers,
+                    body: Operations.DevListFaults.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The rules.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/get(devListFaults)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.DevListFaults.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.DevListFaults.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad Request: `validation_failed` (missing or malformed `X-Tenant-ID`), `malformed_json`.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/get(devListFaults)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not Found: the server is not running in dev mode, or `tenant_not_found`.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/get(devListFaults)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.DevNotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.DevNotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/get(devListFaults)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Add a fault rule for a tenant
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The rule applies only to requests of the tenant named by `X-Tenant-ID` (authenticated requests are matched by their token's tenant, unauthenticated ones by their `X-Tenant-ID`); `/__dev/*` itself is never faulted. The first active matching rule whose probability draw succeeds fires: `delay` waits `delay_ms` and handles the request; `status` answers `status` as problem+json `injected_fault` (with `Retry-After` when `retry_after` is given) without running the handler; `drop_request` closes the connection without running the handler; `drop_response` runs the handler (a write commits), then closes the connection without answering. `delay_ms` is waited before any action. After `times` firings the rule retires (it stays listed, `active: false`).
+    ///
+    /// - Remark: HTTP `POST /__dev/faults`.
+    /// - Remark: Generated from `#/paths//__dev/faults/post(devCreateFault)`.
+    internal enum DevCreateFault {
+        internal static let id: Swift.String = "devCreateFault"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/__dev/faults/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// The tenant this unauthenticated call is for. Missing or malformed → 400 `validation_failed`; unknown → 404 `tenant_not_found`.
+                ///
+                /// - Remark: Generated from `#/paths/__dev/faults/POST/header/X-Tenant-ID`.
+                internal var xTenantID: Components.Parameters.XTenantIDRequired
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevCreateFault.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xTenantID: The tenant this unauthenticated call is for. Missing or malformed → 400 `validation_failed`; unknown → 404 `tenant_not_found`.
+                ///   - accept:
+                internal init(
+                    xTenantID: Components.Parameters.XTenantIDRequired,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevCreateFault.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xTenantID = xTenantID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.DevCreateFault.Input.Headers
+            /// - Remark: Generated from `#/paths/__dev/faults/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/__dev/faults/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.DevFaultRuleRequest)
+            }
+            internal var body: Operations.DevCreateFault.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                headers: Operations.DevCreateFault.Input.Headers,
+                body: Operations.DevCreateFault.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/__dev/faults/POST/responses/201/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/POST/responses/201/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                    internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store` (auth, users, errors, dev).
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/POST/responses/201/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlNoStore
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/POST/responses/201/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/POST/responses/201/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/POST/responses/201/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/POST/responses/201/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/POST/responses/201/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/POST/responses/201/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/POST/responses/201/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlNoStore,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DevCreateFault.Output.Created.Headers
+                /// - Remark: Generated from `#/paths/__dev/faults/POST/responses/201/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/__dev/faults/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.DevFaultRule)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.DevFaultRule {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.DevCreateFault.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.DevCreateFault.Output.Created.Headers,
+                    body: Operations.DevCreateFault.Output.Created.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The stored rule.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/post(devCreateFault)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.DevCreateFault.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            internal var created: Operations.DevCreateFault.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad Request: `validation_failed` (missing or malformed `X-Tenant-ID`; a bad glob, action, method, probability or number), `malformed_json`.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/post(devCreateFault)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not Found: the server is not running in dev mode, or `tenant_not_found`.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/post(devCreateFault)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.DevNotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.DevNotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Conflict: `fault_limit_reached` (the tenant already holds 100 rules).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/post(devCreateFault)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/post(devCreateFault)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/post(devCreateFault)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            internal var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/post(devCreateFault)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Remove every fault rule of a tenant
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`.
+    ///
+    /// - Remark: HTTP `DELETE /__dev/faults`.
+    /// - Remark: Generated from `#/paths//__dev/faults/delete(devDeleteFaults)`.
+    internal enum DevDeleteFaults {
+        internal static let id: Swift.String = "devDeleteFaults"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/__dev/faults/DELETE/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// The tenant this unauthenticated call is for. Missing or malformed → 400 `validation_failed`; unknown → 404 `tenant_not_found`.
+                ///
+                /// - Remark: Generated from `#/paths/__dev/faults/DELETE/header/X-Tenant-ID`.
+                internal var xTenantID: Components.Parameters.XTenantIDRequired
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevDeleteFaults.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xTenantID: The tenant this unauthenticated call is for. Missing or malformed → 400 `validation_failed`; unknown → 404 `tenant_not_found`.
+                ///   - accept:
+                internal init(
+                    xTenantID: Components.Parameters.XTenantIDRequired,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevDeleteFaults.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xTenantID = xTenantID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.DevDeleteFaults.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            internal init(headers: Operations.DevDeleteFaults.Input.Headers) {
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct NoContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/__dev/faults/DELETE/responses/204/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/DELETE/responses/204/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                    internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store` (auth, users, errors, dev).
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/DELETE/responses/204/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlNoStore
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/DELETE/responses/204/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/DELETE/responses/204/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/DELETE/responses/204/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/DELETE/responses/204/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/DELETE/responses/204/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/DELETE/responses/204/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/DELETE/responses/204/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlNoStore,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DevDeleteFaults.Output.NoContent.Headers
+                /// Creates a new `NoContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                internal init(headers: Operations.DevDeleteFaults.Output.NoContent.Headers) {
+                    self.headers = headers
+                }
+            }
+            /// Removed.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/delete(devDeleteFaults)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.DevDeleteFaults.Output.NoContent)
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            internal var noContent: Operations.DevDeleteFaults.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad Request: `validation_failed` (missing or malformed `X-Tenant-ID`), `malformed_json`.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/delete(devDeleteFaults)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not Found: the server is not running in dev mode, or `tenant_not_found`.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/delete(devDeleteFaults)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.DevNotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.DevNotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/delete(devDeleteFaults)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Remove one fault rule
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`.
+    ///
+    /// - Remark: HTTP `DELETE /__dev/faults/{id}`.
+    /// - Remark: Generated from `#/paths//__dev/faults/{id}/delete(devDeleteFault)`.
+    internal enum DevDeleteFault {
+        internal static let id: Swift.String = "devDeleteFault"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The rule's id (from its creation or the list).
+                ///
+                /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/path/id`.
+                internal var id: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The rule's id (from its creation or the list).
+                internal init(id: Swift.String) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.DevDeleteFault.Input.Path
+            /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// The tenant this unauthenticated call is for. Missing or malformed → 400 `validation_failed`; unknown → 404 `tenant_not_found`.
+                ///
+                /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/header/X-Tenant-ID`.
+                internal var xTenantID: Components.Parameters.XTenantIDRequired
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevDeleteFault.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xTenantID: The tenant this unauthenticated call is for. Missing or malformed → 400 `validation_failed`; unknown → 404 `tenant_not_found`.
+                ///   - accept:
+                internal init(
+                    xTenantID: Components.Parameters.XTenantIDRequired,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevDeleteFault.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xTenantID = xTenantID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.DevDeleteFault.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.DevDeleteFault.Input.Path,
+                headers: Operations.DevDeleteFault.Input.Headers
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct NoContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/responses/204/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/responses/204/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                    internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store` (auth, users, errors, dev).
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/responses/204/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlNoStore
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/responses/204/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/responses/204/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/responses/204/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/responses/204/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/responses/204/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/responses/204/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/responses/204/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlNoStore,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DevDeleteFault.Output.NoContent.Headers
+                /// Creates a new `NoContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                internal init(headers: Operations.DevDeleteFault.Output.NoContent.Headers) {
+                    self.headers = headers
+                }
+            }
+            /// Removed.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/{id}/delete(devDeleteFault)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.DevDeleteFault.Output.NoContent)
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            internal var noContent: Operations.DevDeleteFault.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad Request: `validation_failed` (missing or malformed `X-Tenant-ID`), `malformed_json`.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/{id}/delete(devDeleteFault)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not Found: the server is not running in dev mode, or `tenant_not_found`, or `not_found` (no such rule in this tenant).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/{id}/delete(devDeleteFault)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.DevNotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.DevNotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/{id}/delete(devDeleteFault)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The server's clock
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Every time-based part of the server (token expiry, rate-limit windows, reset and verification tokens, idempotency records, timestamps) reads this clock.
+    ///
+    /// - Remark: HTTP `GET /__dev/clock`.
+    /// - Remark: Generated from `#/paths//__dev/clock/get(devGetClock)`.
+    internal enum DevGetClock {
+        internal static let id: Swift.String = "devGetClock"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/__dev/clock/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevGetClock.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevGetClock.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.DevGetClock.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            internal init(headers: Operations.DevGetClock.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/__dev/clock/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                    internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store` (auth, users, errors, dev).
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/GET/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlNoStore
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/GET/responses/200/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/GET/responses/200/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/GET/responses/200/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/GET/responses/200/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/GET/responses/200/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/GET/responses/200/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlNoStore,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DevGetClock.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/__dev/clock/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/__dev/clock/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.DevClock)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.DevClock {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.DevGetClock.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.DevGetClock.Output.Ok.Headers,
+                    body: Operations.DevGetClock.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The clock.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/clock/get(devGetClock)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.DevGetClock.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.DevGetClock.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not Found: the server is not running in dev mode, or `tenant_not_found`.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/clock/get(devGetClock)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.DevNotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.DevNotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/clock/get(devGetClock)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Move the server's clock forward
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Adds `advance_seconds` to the clock's offset (the clock never moves back except by DELETE).
+    ///
+    /// - Remark: HTTP `POST /__dev/clock`.
+    /// - Remark: Generated from `#/paths//__dev/clock/post(devAdvanceClock)`.
+    internal enum DevAdvanceClock {
+        internal static let id: Swift.String = "devAdvanceClock"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/__dev/clock/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevAdvanceClock.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevAdvanceClock.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.DevAdvanceClock.Input.Headers
+            /// - Remark: Generated from `#/paths/__dev/clock/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/__dev/clock/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.DevClockAdvance)
+            }
+            internal var body: Operations.DevAdvanceClock.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                headers: Operations.DevAdvanceClock.Input.Headers = .init(),
+                body: Operations.DevAdvanceClock.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/__dev/clock/POST/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/POST/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                    internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store` (auth, users, errors, dev).
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/POST/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlNoStore
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/POST/responses/200/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/POST/responses/200/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/POST/responses/200/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/POST/responses/200/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/POST/responses/200/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/POST/responses/200/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/POST/responses/200/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlNoStore,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DevAdvanceClock.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/__dev/clock/POST/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/__dev/clock/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.DevClock)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.DevClock {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.DevAdvanceClock.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.DevAdvanceClock.Output.Ok.Headers,
+                    body: Operations.DevAdvanceClock.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The moved clock.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/clock/post(devAdvanceClock)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.DevAdvanceClock.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.DevAdvanceClock.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad Request: `validation_failed` (`advance_seconds` missing, not an integer or out of range), `malformed_json`.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/clock/post(devAdvanceClock)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not Found: the server is not running in dev mode, or `tenant_not_found`.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/clock/post(devAdvanceClock)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.DevNotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.DevNotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/clock/post(devAdvanceClock)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/clock/post(devAdvanceClock)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            internal var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/clock/post(devAdvanceClock)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Return the server's clock to real time
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`.
+    ///
+    /// - Remark: HTTP `DELETE /__dev/clock`.
+    /// - Remark: Generated from `#/paths//__dev/clock/delete(devResetClock)`.
+    internal enum DevResetClock {
+        internal static let id: Swift.String = "devResetClock"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/__dev/clock/DELETE/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevResetClock.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevResetClock.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.DevResetClock.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            internal init(headers: Operations.DevResetClock.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/__dev/clock/DELETE/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/DELETE/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                    internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store` (auth, users, errors, dev).
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/DELETE/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlNoStore
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/DELETE/responses/200/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/DELETE/responses/200/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/DELETE/responses/200/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/DELETE/responses/200/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/DELETE/responses/200/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/DELETE/responses/200/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/clock/DELETE/responses/200/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlNoStore,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DevResetClock.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/__dev/clock/DELETE/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/__dev/clock/DELETE/responses/200/content/application\/json`.
+                    case json(Components.Schemas.DevClock)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.DevClock {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.DevResetClock.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.DevResetClock.Output.Ok.Headers,
+                    body: Operations.DevResetClock.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The reset clock.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/clock/delete(devResetClock)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.DevResetClock.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.DevResetClock.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not Found: the server is not running in dev mode, or `tenant_not_found`.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/clock/delete(devResetClock)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.DevNotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.DevNotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/clock/delete(devResetClock)/responses/500`.
             ///
             /// HTTP response code: `500 internalServerError`.
             case internalServerError(Components.Responses.InternalError)

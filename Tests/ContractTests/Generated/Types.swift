@@ -210,6 +210,13 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/courses/{id}/progress`.
     /// - Remark: Generated from `#/paths//v1/courses/{id}/progress/put(putProgress)`.
     func putProgress(_ input: Operations.PutProgress.Input) async throws -> Operations.PutProgress.Output
+    /// Prometheus metrics
+    ///
+    /// Prometheus text exposition format 0.0.4: `edugo_http_requests_total` and `edugo_http_request_duration_seconds` by `method`, `route` (the route template, never the raw path; `unmatched` for unknown paths) and `status`; `edugo_sqlite_transaction_duration_seconds`; `edugo_open_tenant_pools`; `edugo_active_sessions`; `edugo_rate_limit_refusals_total`; `edugo_idempotent_replays_total`; `edugo_faults_fired_total` by `action`. Served by default in dev mode (`--no-metrics` turns it off). Outside dev mode it is served only with `--metrics` and a `--metrics-token`, which must then be sent as `Authorization: Bearer <token>`; otherwise the route does not exist (404).
+    ///
+    /// - Remark: HTTP `GET /metrics`.
+    /// - Remark: Generated from `#/paths//metrics/get(getMetrics)`.
+    func getMetrics(_ input: Operations.GetMetrics.Input) async throws -> Operations.GetMetrics.Output
     /// Mails sent in a tenant (verification and password reset)
     ///
     /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Newest first.
@@ -224,6 +231,55 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /__dev/tenants`.
     /// - Remark: Generated from `#/paths//__dev/tenants/post(devCreateTenant)`.
     func devCreateTenant(_ input: Operations.DevCreateTenant.Input) async throws -> Operations.DevCreateTenant.Output
+    /// List a tenant's fault rules with how often each fired
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. In creation order, retired rules included.
+    ///
+    /// - Remark: HTTP `GET /__dev/faults`.
+    /// - Remark: Generated from `#/paths//__dev/faults/get(devListFaults)`.
+    func devListFaults(_ input: Operations.DevListFaults.Input) async throws -> Operations.DevListFaults.Output
+    /// Add a fault rule for a tenant
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The rule applies only to requests of the tenant named by `X-Tenant-ID` (authenticated requests are matched by their token's tenant, unauthenticated ones by their `X-Tenant-ID`); `/__dev/*` itself is never faulted. The first active matching rule whose probability draw succeeds fires: `delay` waits `delay_ms` and handles the request; `status` answers `status` as problem+json `injected_fault` (with `Retry-After` when `retry_after` is given) without running the handler; `drop_request` closes the connection without running the handler; `drop_response` runs the handler (a write commits), then closes the connection without answering. `delay_ms` is waited before any action. After `times` firings the rule retires (it stays listed, `active: false`).
+    ///
+    /// - Remark: HTTP `POST /__dev/faults`.
+    /// - Remark: Generated from `#/paths//__dev/faults/post(devCreateFault)`.
+    func devCreateFault(_ input: Operations.DevCreateFault.Input) async throws -> Operations.DevCreateFault.Output
+    /// Remove every fault rule of a tenant
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`.
+    ///
+    /// - Remark: HTTP `DELETE /__dev/faults`.
+    /// - Remark: Generated from `#/paths//__dev/faults/delete(devDeleteFaults)`.
+    func devDeleteFaults(_ input: Operations.DevDeleteFaults.Input) async throws -> Operations.DevDeleteFaults.Output
+    /// Remove one fault rule
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`.
+    ///
+    /// - Remark: HTTP `DELETE /__dev/faults/{id}`.
+    /// - Remark: Generated from `#/paths//__dev/faults/{id}/delete(devDeleteFault)`.
+    func devDeleteFault(_ input: Operations.DevDeleteFault.Input) async throws -> Operations.DevDeleteFault.Output
+    /// The server's clock
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Every time-based part of the server (token expiry, rate-limit windows, reset and verification tokens, idempotency records, timestamps) reads this clock.
+    ///
+    /// - Remark: HTTP `GET /__dev/clock`.
+    /// - Remark: Generated from `#/paths//__dev/clock/get(devGetClock)`.
+    func devGetClock(_ input: Operations.DevGetClock.Input) async throws -> Operations.DevGetClock.Output
+    /// Move the server's clock forward
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Adds `advance_seconds` to the clock's offset (the clock never moves back except by DELETE).
+    ///
+    /// - Remark: HTTP `POST /__dev/clock`.
+    /// - Remark: Generated from `#/paths//__dev/clock/post(devAdvanceClock)`.
+    func devAdvanceClock(_ input: Operations.DevAdvanceClock.Input) async throws -> Operations.DevAdvanceClock.Output
+    /// Return the server's clock to real time
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`.
+    ///
+    /// - Remark: HTTP `DELETE /__dev/clock`.
+    /// - Remark: Generated from `#/paths//__dev/clock/delete(devResetClock)`.
+    func devResetClock(_ input: Operations.DevResetClock.Input) async throws -> Operations.DevResetClock.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -689,6 +745,15 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Prometheus metrics
+    ///
+    /// Prometheus text exposition format 0.0.4: `edugo_http_requests_total` and `edugo_http_request_duration_seconds` by `method`, `route` (the route template, never the raw path; `unmatched` for unknown paths) and `status`; `edugo_sqlite_transaction_duration_seconds`; `edugo_open_tenant_pools`; `edugo_active_sessions`; `edugo_rate_limit_refusals_total`; `edugo_idempotent_replays_total`; `edugo_faults_fired_total` by `action`. Served by default in dev mode (`--no-metrics` turns it off). Outside dev mode it is served only with `--metrics` and a `--metrics-token`, which must then be sent as `Authorization: Bearer <token>`; otherwise the route does not exist (404).
+    ///
+    /// - Remark: HTTP `GET /metrics`.
+    /// - Remark: Generated from `#/paths//metrics/get(getMetrics)`.
+    internal func getMetrics(headers: Operations.GetMetrics.Input.Headers = .init()) async throws -> Operations.GetMetrics.Output {
+        try await getMetrics(Operations.GetMetrics.Input(headers: headers))
+    }
     /// Mails sent in a tenant (verification and password reset)
     ///
     /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Newest first.
@@ -712,6 +777,87 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//__dev/tenants/post(devCreateTenant)`.
     internal func devCreateTenant(headers: Operations.DevCreateTenant.Input.Headers = .init()) async throws -> Operations.DevCreateTenant.Output {
         try await devCreateTenant(Operations.DevCreateTenant.Input(headers: headers))
+    }
+    /// List a tenant's fault rules with how often each fired
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. In creation order, retired rules included.
+    ///
+    /// - Remark: HTTP `GET /__dev/faults`.
+    /// - Remark: Generated from `#/paths//__dev/faults/get(devListFaults)`.
+    internal func devListFaults(headers: Operations.DevListFaults.Input.Headers) async throws -> Operations.DevListFaults.Output {
+        try await devListFaults(Operations.DevListFaults.Input(headers: headers))
+    }
+    /// Add a fault rule for a tenant
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The rule applies only to requests of the tenant named by `X-Tenant-ID` (authenticated requests are matched by their token's tenant, unauthenticated ones by their `X-Tenant-ID`); `/__dev/*` itself is never faulted. The first active matching rule whose probability draw succeeds fires: `delay` waits `delay_ms` and handles the request; `status` answers `status` as problem+json `injected_fault` (with `Retry-After` when `retry_after` is given) without running the handler; `drop_request` closes the connection without running the handler; `drop_response` runs the handler (a write commits), then closes the connection without answering. `delay_ms` is waited before any action. After `times` firings the rule retires (it stays listed, `active: false`).
+    ///
+    /// - Remark: HTTP `POST /__dev/faults`.
+    /// - Remark: Generated from `#/paths//__dev/faults/post(devCreateFault)`.
+    internal func devCreateFault(
+        headers: Operations.DevCreateFault.Input.Headers,
+        body: Operations.DevCreateFault.Input.Body
+    ) async throws -> Operations.DevCreateFault.Output {
+        try await devCreateFault(Operations.DevCreateFault.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Remove every fault rule of a tenant
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`.
+    ///
+    /// - Remark: HTTP `DELETE /__dev/faults`.
+    /// - Remark: Generated from `#/paths//__dev/faults/delete(devDeleteFaults)`.
+    internal func devDeleteFaults(headers: Operations.DevDeleteFaults.Input.Headers) async throws -> Operations.DevDeleteFaults.Output {
+        try await devDeleteFaults(Operations.DevDeleteFaults.Input(headers: headers))
+    }
+    /// Remove one fault rule
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`.
+    ///
+    /// - Remark: HTTP `DELETE /__dev/faults/{id}`.
+    /// - Remark: Generated from `#/paths//__dev/faults/{id}/delete(devDeleteFault)`.
+    internal func devDeleteFault(
+        path: Operations.DevDeleteFault.Input.Path,
+        headers: Operations.DevDeleteFault.Input.Headers
+    ) async throws -> Operations.DevDeleteFault.Output {
+        try await devDeleteFault(Operations.DevDeleteFault.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The server's clock
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Every time-based part of the server (token expiry, rate-limit windows, reset and verification tokens, idempotency records, timestamps) reads this clock.
+    ///
+    /// - Remark: HTTP `GET /__dev/clock`.
+    /// - Remark: Generated from `#/paths//__dev/clock/get(devGetClock)`.
+    internal func devGetClock(headers: Operations.DevGetClock.Input.Headers = .init()) async throws -> Operations.DevGetClock.Output {
+        try await devGetClock(Operations.DevGetClock.Input(headers: headers))
+    }
+    /// Move the server's clock forward
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Adds `advance_seconds` to the clock's offset (the clock never moves back except by DELETE).
+    ///
+    /// - Remark: HTTP `POST /__dev/clock`.
+    /// - Remark: Generated from `#/paths//__dev/clock/post(devAdvanceClock)`.
+    internal func devAdvanceClock(
+        headers: Operations.DevAdvanceClock.Input.Headers = .init(),
+        body: Operations.DevAdvanceClock.Input.Body
+    ) async throws -> Operations.DevAdvanceClock.Output {
+        try await devAdvanceClock(Operations.DevAdvanceClock.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Return the server's clock to real time
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`.
+    ///
+    /// - Remark: HTTP `DELETE /__dev/clock`.
+    /// - Remark: Generated from `#/paths//__dev/clock/delete(devResetClock)`.
+    internal func devResetClock(headers: Operations.DevResetClock.Input.Headers = .init()) async throws -> Operations.DevResetClock.Output {
+        try await devResetClock(Operations.DevResetClock.Input(headers: headers))
     }
 }
 

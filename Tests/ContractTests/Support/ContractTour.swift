@@ -12,6 +12,7 @@ struct ContractTour {
         _ = try await anonymous.getHealth().ok.body.json
         _ = try await anonymous.getJwks().ok.body.json
         _ = try await String(collecting: anonymous.getOpenApiDocument().ok.body.yaml, upTo: 4 << 20)
+        _ = try await String(collecting: anonymous.getMetrics().ok.body.plainText, upTo: 4 << 20)
 
         // A tenant of our own, and a newcomer who signs up, verifies, and resets the password.
         let tenant = try await api.freshTenant()
@@ -90,6 +91,19 @@ struct ContractTour {
         _ = try await teacher.deleteLesson(path: .init(id: course.id, lessonId: lesson.id)).noContent
         _ = try await teacher.deleteCourse(path: .init(id: course.id)).noContent
         _ = try await student.logout().noContent
+
+        // Dev tools: a fault rule listed and removed, the clock shown, moved and reset (last, as
+        // moving the clock would expire the tour's tokens).
+        let rule = try await anonymous.devCreateFault(
+            headers: .init(xTenantID: tid),
+            body: .json(.init(method: .get, path: "/v1/courses/*", action: .status, times: 1, status: 503, retryAfter: 1))
+        ).created.body.json
+        _ = try await anonymous.devListFaults(headers: .init(xTenantID: tid)).ok.body.json
+        _ = try await anonymous.devDeleteFault(path: .init(id: rule.id), headers: .init(xTenantID: tid)).noContent
+        _ = try await anonymous.devDeleteFaults(headers: .init(xTenantID: tid)).noContent
+        _ = try await anonymous.devGetClock().ok.body.json
+        _ = try await anonymous.devAdvanceClock(body: .json(.init(advanceSeconds: 60))).ok.body.json
+        _ = try await anonymous.devResetClock().ok.body.json
     }
 
     /// The token of the newest mail of `kind` to `email`.

@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+
+/// `/__dev/clock`: shows, moves forward and resets the server's clock.
+struct ClockRoutes {
+    let deps: Dependencies
+    let clock: MovableClock
+
+    /// The largest single move: ten years.
+    static let maxAdvance = 10 * 366 * 24 * 3600
+
+    func register(in routes: inout RouteTable) {
+        routes.add(.get, "/__dev/clock", show)
+        routes.add(.post, "/__dev/clock", advance)
+        routes.add(.delete, "/__dev/clock", reset)
+    }
+
+    struct ClockState: Encodable {
+        var now: Date
+        var offsetSeconds: Int
+    }
+
+    private var state: ClockState {
+        let snapshot = clock.snapshot()
+        return ClockState(now: snapshot.now, offsetSeconds: snapshot.offsetSeconds)
+    }
+
+    @Sendable func show(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        try JSONResponse.make(state)
+    }
+
+    @Sendable func advance(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let (_, object) = try await RequestBody.readObject(from: request, limit: deps.bodyLimit)
+        try JSONObjectReader.checkKeys(object, known: ["advance_seconds"], writable: ["advance_seconds"])
+        var reader = JSONObjectReader(object)
+        let seconds = reader.int("advance_seconds", required: true, range: 0...Self.maxAdvance)
+        try reader.throwIfInvalid()
+        clock.advance(bySeconds: seconds ?? 0)
+        return try JSONResponse.make(state)
+    }
+
+    @Sendable func reset(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        clock.reset()
+        return try JSONResponse.make(state)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Applies the tenant's fault rules to each request (dev mode only).
+///
+/// Sits just inside ``HTTPHygieneMiddleware`` so an injected status still gets problem+json and
+/// the security headers, and outside everything else, so a dropped response is dropped after the
+/// idempotency record and the write have committed. `/__dev/*` is never faulted: a broad rule must
+/// not lock a test out of deleting it.
+struct FaultMiddleware: RouterMiddleware {
+    typealias Context = EduGoRequestContext
+
+    let injector: FaultInjector
+    let tokens: TokenService
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let path = request.uri.path
+        guard !path.hasPrefix("/__dev/"), await injector.isArmed,
+            let tenant = await tenant(of: request),
+            let rule = await injector.fire(tenant: tenant, method: request.method.rawValue, path: path)
+        else {
+            return try await next(request, context)
+        }
+        if rule.delayMs > 0 {
+            try await Task.sleep(for: .milliseconds(rule.delayMs))
+        }
+        switch rule.action {
+        case .delay:
+            return try await next(request, context)
+        case .status:
+            throw APIError.injectedFault(status: rule.status, retryAfter: rule.retryAfter)
+        case .dropRequest:
+            try? await context.channel.close()
+            return Response(status: .serviceUnavailable, headers: [.xEduGoDropped: "drop_request"])
+        case .dropResponse:
+            var response: Response
+            do {
+                response = try await next(request, context)
+            } catch {
+                try? await context.channel.close()
+                throw error
+            }
+            try? await context.channel.close()
+            response.headers[.xEduGoDropped] = "drop_response"
+            return response
+        }
+    }
+
+    /// The tenant a request belongs to: the verified token's, else the one it names.
+    private func tenant(of request: Request) async -> TenantID? {
+        if let header = request.headers[.authorization] {
+            let parts = header.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer",
+                let claims = try? await tokens.verify(String(parts[1]).trimmingCharacters(in: .whitespaces)),
+                let tenant = TenantID(claims.tid)
+            {
+                return tenant
+            }
+        }
+        return request.headers[.xTenantID].flatMap(TenantID.init)
+    }
+}
+
+extension APIError {
+    /// The answer of a `status` fault rule.
+    static func injectedFault(status: Int, retryAfter: Int?) -> APIError {
+        var headers = HTTPFields()
+        if let retryAfter {
+            headers[.retryAfter] = String(retryAfter)
+        }
+        return APIError(
+            HTTPResponse.Status(code: status), code: "injected_fault",
+            detail: "A fault rule of the development server answered this request.", headers: headers)
+    }
+}
+
+extension HTTPField.Name {
+    /// Internal marker on a response whose connection a fault closed; the hygiene middleware
+    /// reads it for the access log and removes it (the answer is never sent anyway).
+    static let xEduGoDropped = HTTPField.Name("X-EduGo-Dropped")!
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// One served request, as the access log records it.
+///
+/// Holds no token, password, query string or body: the route is the matched template
+/// (`/v1/courses/{id}`), never the raw path.
+public struct AccessLogEntry: Sendable, Equatable, Encodable {
+    /// When the answer was ready (the server's clock).
+    public var timestamp: Date
+    /// The `X-Request-ID` of the exchange.
+    public var requestID: String
+    /// The tenant the request named (`X-Tenant-ID`) or its bearer token claims; `nil` when neither.
+    public var tenant: String?
+    /// The HTTP method.
+    public var method: String
+    /// The matched route template, or `unmatched`.
+    public var route: String
+    /// The answered status.
+    public var status: Int
+    /// Time from the request reaching the router to the answer, in milliseconds.
+    public var durationMs: Double
+    /// Response body bytes when known up front.
+    public var bytes: Int?
+    /// `drop_request` or `drop_response` when a dev-mode fault closed the connection instead.
+    public var dropped: String?
+
+    /// The log metadata of the entry (swift-log), for the text and JSON log formats alike.
+    var metadata: [String: String] {
+        var metadata = [
+            "request_id": requestID, "method": method, "route": route, "status": String(status),
+            "duration_ms": String(format: "%.2f", durationMs),
+        ]
+        metadata["tenant"] = tenant
+        metadata["bytes"] = bytes.map(String.init)
+        metadata["dropped"] = dropped
+        return metadata
+    }
+}

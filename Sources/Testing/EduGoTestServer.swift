@@ -1,0 +1,260 @@
+import EduGoServer
+import Foundation
+import Hummingbird
+import Logging
+import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An EduGo development server running inside your test process, for testing an app or SDK
+/// integration against a real, stateful backend.
+///
+/// `start()` runs a dev-mode server on a free loopback port with in-memory storage and creates a
+/// fresh tenant with one account per role. Fault rules and the movable clock let a test see how its
+/// client behaves when the network misbehaves or time passes:
+///
+/// ```swift
+/// let server = try await EduGoTestServer.start()
+/// defer { Task { await server.shutdown() } }
+/// let student = server.account(.student)
+/// // Lose the answer of the next progress write (the server commits it):
+/// try await server.inject(.dropResponse, method: .put, path: "/v1/courses/*/progress", times: 1)
+/// // Expire every access token:
+/// try await server.advanceClock(by: .seconds(901))
+/// ```
+///
+/// Each server is independent (its own port, storage and clock), so tests may run in parallel.
+/// Call ``shutdown()`` when the test ends; dropping the last reference also stops the server,
+/// without waiting for it.
+public final class EduGoTestServer: Sendable {
+    /// The role of a seeded account.
+    public enum Role: String, Sendable, CaseIterable {
+        case admin, teacher, student
+    }
+
+    /// A seeded account of the server's fresh tenant.
+    public struct Account: Sendable, Equatable {
+        /// The sign-in email.
+        public var email: String
+        /// The sign-in password.
+        public var password: String
+        /// The account's role.
+        public var role: Role
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    public let baseURL: URL
+    /// The fresh tenant created for this server (send it as `X-Tenant-ID` / the SDK's tenant).
+    public let tenantID: String
+    /// The fresh tenant's accounts, one per role.
+    public let accounts: [Account]
+
+    private let running: Task<Void, any Error>
+    private let base: @Sendable () -> Date
+    private let offset: Mutex<Int>
+    private let session: URLSession
+
+    private init(
+        baseURL: URL, tenantID: String, accounts: [Account], running: Task<Void, any Error>,
+        base: @escaping @Sendable () -> Date, session: URLSession
+    ) {
+        self.baseURL = baseURL
+        self.tenantID = tenantID
+        self.accounts = accounts
+        self.running = running
+        self.base = base
+        self.offset = Mutex(0)
+        self.session = session
+    }
+
+    deinit {
+        running.cancel()
+    }
+
+    /// Starts a server and creates its tenant.
+    ///
+    /// - Parameter configure: Adjusts the configuration before the server starts (token lifetimes,
+    ///   rate limits, `seedDemoData`, the base clock). The server always runs in dev mode on
+    ///   `127.0.0.1` with a free port; storage defaults to in-memory, bcrypt to the cheap cost 4
+    ///   (passwords are still really hashed) and demo seeding to off.
+    /// - Throws: ``EduGoTestServerError`` when the server does not come up within 30 seconds, or
+    ///   the error that prevented it from starting.
+    public static func start(
+        _ configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> EduGoTestServer {
+        var configuration = ServerConfiguration(
+            port: 0, storage: .inMemory, devMode: true, seedDemoData: false, logLevel: .critical,
+            passwordHashCost: 4)
+        configure(&configuration)
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.devMode = true
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        configuration.onServerRunning = { port in
+            continuation.yield(port)
+            continuation.finish()
+        }
+        let app = try await buildApplication(configuration)
+        let running = Task { try await app.run() }
+        guard let port = await firstPort(of: ports, within: .seconds(30)),
+            let baseURL = URL(string: "http://127.0.0.1:\(port)")
+        else {
+            running.cancel()
+            _ = try? await running.value
+            throw EduGoTestServerError.didNotStart
+        }
+        // No cookie store and no cache, as the SDK's transport: FoundationNetworking's shared
+        // stores are process-wide and only get in the way of a test's plain requests.
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.httpCookieStorage = nil
+        sessionConfiguration.urlCache = nil
+        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let session = URLSession(configuration: sessionConfiguration)
+        do {
+            let created: CreatedTenant = try await DevRequest(session: session, baseURL: baseURL)
+                .send("POST", "/__dev/tenants", expecting: 201)
+            let accounts = created.accounts.compactMap { account in
+                Role(rawValue: account.role).map { Account(email: account.email, password: account.password, role: $0) }
+            }
+            return EduGoTestServer(
+                baseURL: baseURL, tenantID: created.tenantId, accounts: accounts, running: running,
+                base: configuration.now, session: session)
+        } catch {
+            running.cancel()
+            _ = try? await running.value
+            throw error
+        }
+    }
+
+    /// The fresh tenant's account with `role`.
+    public func account(_ role: Role) -> Account {
+        accounts.first { $0.role == role } ?? Account(email: "", password: "", role: role)
+    }
+
+    /// Stops the server and waits until its socket is closed.
+    public func shutdown() async {
+        running.cancel()
+        _ = try? await running.value
+        session.invalidateAndCancel()
+    }
+
+    // MARK: Clock
+
+    /// The server's current time (its base clock plus every ``advanceClock(by:)``).
+    ///
+    /// Give it to your client as its clock, so both sides see time pass together:
+    /// `SDKEnvironment(now: server.now, ...)`.
+    public func now() -> Date {
+        base().addingTimeInterval(TimeInterval(offset.withLock { $0 }))
+    }
+
+    /// Moves the server's clock forward: tokens expire, rate-limit windows pass, idempotency records age.
+    ///
+    /// - Parameter duration: How far, in whole seconds (fractions are dropped).
+    /// - Throws: ``EduGoTestServerError/unexpectedStatus(_:_:)`` if the server refused.
+    public func advanceClock(by duration: Duration) async throws {
+        let seconds = max(0, Int(duration.components.seconds))
+        let state: ClockState = try await request.send(
+            "POST", "/__dev/clock", body: ["advance_seconds": .int(seconds)], expecting: 200)
+        offset.withLock { $0 = state.offsetSeconds }
+    }
+
+    /// Returns the server's clock to its base clock.
+    public func resetClock() async throws {
+        let state: ClockState = try await request.send("DELETE", "/__dev/clock", expecting: 200)
+        offset.withLock { $0 = state.offsetSeconds }
+    }
+
+    // MARK: Faults
+
+    /// Adds a fault rule for this server's tenant.
+    ///
+    /// - Parameters:
+    ///   - fault: What happens to a matching request.
+    ///   - method: Only requests with this method; any when `nil`.
+    ///   - path: A path glob: `*` matches one segment, a final `**` the rest (`/v1/courses/*/progress`).
+    ///   - times: Fire for the next `times` matching requests, then retire; until removed when `nil`.
+    ///   - probability: Chance that a matching request fires the rule (0…1).
+    ///   - seed: Makes the probability draws reproducible.
+    ///   - delay: Waited before the fault acts (for ``Fault/delay(_:)`` it is the fault itself).
+    ///   - tenantID: Another tenant of this server (a seeded `demo`); this server's fresh tenant when `nil`.
+    /// - Returns: The stored rule.
+    /// - Throws: ``EduGoTestServerError/unexpectedStatus(_:_:)`` for a rule the server refuses (a bad glob).
+    @discardableResult
+    public func inject(
+        _ fault: Fault, method: HTTPRequest.Method? = nil, path: String, times: Int? = nil,
+        probability: Double = 1, seed: UInt64? = nil, delay: Duration? = nil, tenantID: String? = nil
+    ) async throws -> InjectedFault {
+        var body: [String: DevRequest.Value] = ["path": .string(path), "probability": .double(probability)]
+        body["method"] = method.map { .string($0.rawValue) }
+        body["times"] = times.map { .int($0) }
+        body["seed"] = seed.map { .int(Int(truncatingIfNeeded: $0)) }
+        if let delay { body["delay_ms"] = .int(Self.milliseconds(delay)) }
+        switch fault {
+        case .delay(let duration):
+            body["action"] = .string("delay")
+            body["delay_ms"] = .int(Self.milliseconds(duration))
+        case .status(let status, let retryAfter):
+            body["action"] = .string("status")
+            body["status"] = .int(status)
+            body["retry_after"] = retryAfter.map { .int($0) }
+        case .dropRequest:
+            body["action"] = .string("drop_request")
+        case .dropResponse:
+            body["action"] = .string("drop_response")
+        }
+        return try await request.send("POST", "/__dev/faults", tenant: tenantID ?? self.tenantID, body: body, expecting: 201)
+    }
+
+    /// The tenant's fault rules, with how often each fired.
+    ///
+    /// - Parameter tenantID: Another tenant of this server; this server's fresh tenant when `nil`.
+    public func injectedFaults(tenantID: String? = nil) async throws -> [InjectedFault] {
+        let list: FaultList = try await request.send(
+            "GET", "/__dev/faults", tenant: tenantID ?? self.tenantID, expecting: 200)
+        return list.items
+    }
+
+    /// Removes every fault rule of the tenant.
+    ///
+    /// - Parameter tenantID: Another tenant of this server; this server's fresh tenant when `nil`.
+    public func removeFaults(tenantID: String? = nil) async throws {
+        try await request.sendWithoutAnswer(
+            "DELETE", "/__dev/faults", tenant: tenantID ?? self.tenantID, expecting: 204)
+    }
+
+    // MARK: Internals
+
+    private var request: DevRequest { DevRequest(session: session, baseURL: baseURL) }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+
+    private static func firstPort(of ports: AsyncStream<Int>, within limit: Duration) async -> Int? {
+        await withTaskGroup(of: Int?.self) { group in
+            group.addTask {
+                for await port in ports { return port }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+}
+
+/// Why ``EduGoTestServer`` could not do what a test asked.
+public enum EduGoTestServerError: Error, Sendable, Equatable {
+    /// The server did not report a bound port in time.
+    case didNotStart
+    /// A dev endpoint answered something else than expected (status, body).
+    case unexpectedStatus(Int, String)
+}

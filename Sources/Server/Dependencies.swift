@@ -14,6 +14,11 @@ struct Dependencies: Sendable {
     let idempotency: IdempotencyCoordinator
     let logger: Logger
 
+    // MARK: Hardening (issue 13)
+
+    /// The port the server bound, once it listens (the dev-mode Host check compares with it).
+    var boundPort = BoundPort()
+
     var now: Date { configuration.now() }
     var bodyLimit: Int { configuration.maxBodySize }
 }

@@ -8,9 +8,13 @@ public struct EduGoRequestContext: RequestContext {
     public let remoteAddress: String
     /// The request id echoed in `X-Request-ID`; set by ``HTTPHygieneMiddleware``.
     public var requestID: String = ""
+    /// The client the rate limits count: the peer, or the address a trusted proxy forwarded
+    /// (``ClientAddressMiddleware``).
+    public var clientAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        self.clientAddress = remoteAddress
     }
 }

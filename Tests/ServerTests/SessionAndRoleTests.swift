@@ -43,11 +43,11 @@ import Testing
 
     @Test("two admins demoting each other at once leave the tenant with an admin")
     func concurrentMutualDemotionKeepsAnAdmin() async throws {
-        try await withServer { client in
-            for round in 0..<5 {
+        for round in 0..<5 {
+            try await withServer { client in
                 // Given two admins
                 let first = try await client.caller(.demoAdmin)
-                let email = "second.admin\(round)@demo.edugo.dev"
+                let email = "second.admin@demo.edugo.dev"
                 _ = try await client.send(
                     .post, "/v1/users", as: first,
                     body: ["email": email, "password": "Second-Admin-1", "first_name": "S", "last_name": "A", "role": "admin"])
@@ -62,15 +62,19 @@ import Testing
 
                 // Then at most one succeeded, and an admin is left
                 #expect(statuses.filter { $0 == .ok }.count <= 1, "round \(round): \(statuses)")
-                let admins = try await client.get("/v1/users?role=admin", as: try await client.caller(.demoAdmin))
-                #expect(try admins.decode(PageBody<UserBody>.self).total >= 1)
-                _ = try await client.delete("/v1/users/\(second.user.id)", as: try await client.caller(.demoAdmin))
+                // (the user list answers only an admin, and reads the caller's role afresh)
+                var admins = 0
+                for caller in [first, second] {
+                    let listed = try await client.get("/v1/users?role=admin", as: caller)
+                    if listed.status == .ok { admins = max(admins, try listed.decode(PageBody<UserBody>.self).total) }
+                }
+                #expect(admins >= 1, "round \(round): \(statuses)")
             }
         }
     }
 
-    @Test("an admin whose role was taken away cannot change other users with the token they still hold")
-    func roleIsReReadInTheWrite() async throws {
+    @Test("an admin whose role was taken away can no longer change other users' roles with the token they still hold")
+    func demotedAdminLosesAdminWrites() async throws {
         try await withServer { client in
             let admin = try await client.caller(.demoAdmin)
             _ = try await client.send(

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// Builds the EduGo server application: storage, keys, seed data, routes and middleware.
@@ -22,9 +23,14 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
     let router = buildRouter(deps)
     var app = Application(
         router: router,
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-        onServerRunning: { channel in
-            await configuration.onServerRunning?(channel.localAddress?.port ?? configuration.port)
+        server: .http1(configuration: .init(idleTimeout: configuration.idleTimeout.map { .nanoseconds($0.nanoseconds) })),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: nil,
+            availableConnectionsDelegate: .maximum(configuration.maxConnections, logger: logger)),
+        onServerRunning: { [boundPort = deps.boundPort] channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            boundPort.set(port)
+            await configuration.onServerRunning?(port)
         },
         logger: logger)
     app.addServices(DatabaseCloser(tenants: deps.tenants))
@@ -33,6 +39,7 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
 
 /// Opens storage (seeding the demo tenants that do not exist yet), loads the signing key and builds the shared services.
 func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) async throws -> Dependencies {
+    try StartupChecks.validate(configuration)
     // Dev tools (issue 14): in dev mode every time-based part reads the movable clock.
     var configuration = configuration
     let clock = configuration.devMode ? MovableClock(base: configuration.now) : nil
@@ -43,13 +50,15 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
     let transactionObserver: (@Sendable (Duration) -> Void)? = metrics.map { metrics in
         { @Sendable duration in metrics.recordTransaction(duration) }
     }
+    let signingKey = try SigningKey.loadOrCreate(storage: configuration.storage)
     let tenants = try TenantRegistry(
-        storage: configuration.storage, now: configuration.now, transactionObserver: transactionObserver)
+        storage: configuration.storage, maxOpenTenants: configuration.maxOpenTenants, now: configuration.now,
+        transactionObserver: transactionObserver)
+    try await StartupChecks.handleDemoTenants(configuration, tenants: tenants, logger: logger)
     let passwords = PasswordHasher(cost: configuration.passwordHashCost)
     if configuration.seedDemoData {
         try await seedDemoTenants(tenants, passwords: passwords, now: configuration.now(), logger: logger)
     }
-    let signingKey = try SigningKey.loadOrCreate(storage: configuration.storage)
     let tokens = await TokenService(signingKey: signingKey, configuration: configuration)
     let mailbox = configuration.devMode ? DevMailbox() : nil
     var deps = Dependencies(
@@ -98,7 +107,15 @@ func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
         middleware: HTTPHygieneMiddleware(
             inventory: routes.inventory, maxBodySize: deps.configuration.maxBodySize,
             strictTransportSecurity: deps.configuration.strictTransportSecurity,
+            trustForwardedProto: deps.configuration.trustForwardedProto,
             accessLog: deps.accessLog, metrics: deps.metrics, now: deps.configuration.now))
+    if !deps.configuration.trustedProxies.isEmpty {
+        let proxies = deps.configuration.trustedProxies.compactMap { CIDRBlock($0) }
+        router.add(middleware: ClientAddressMiddleware(trustedProxies: proxies))
+    }
+    if deps.configuration.devMode {
+        router.add(middleware: DevHostGuard(allowedHosts: deps.configuration.allowedHosts, boundPort: deps.boundPort))
+    }
     if let faults = deps.faults {
         router.add(middleware: FaultMiddleware(injector: faults, tokens: deps.tokens))
     }

@@ -26,6 +26,11 @@ struct Dependencies: Sendable {
     /// This application's metrics; `nil` when `/metrics` is not served.
     var metrics: ServerMetrics? = nil
 
+    // MARK: Hardening (issue 13)
+
+    /// The port the server bound, once it listens (the dev-mode Host check compares with it).
+    var boundPort = BoundPort()
+
     var now: Date { configuration.now() }
     var bodyLimit: Int { configuration.maxBodySize }
 }

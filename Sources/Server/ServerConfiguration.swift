@@ -22,7 +22,8 @@ public struct ServerConfiguration: Sendable {
     public var storage: Storage
     /// Enables the `/__dev` endpoints (mailbox, tenant factory) and the demo-login banner.
     public var devMode: Bool
-    /// Seeds the `demo` and `acme` tenants when the registry is empty.
+    /// Seeds the `demo` and `acme` tenants when the registry is empty. Their passwords are
+    /// published, so the server refuses to start on a non-loopback host with this on.
     public var seedDemoData: Bool
     /// Log level for the server's logger.
     public var logLevel: Logger.Level
@@ -47,7 +48,7 @@ public struct ServerConfiguration: Sendable {
     public var rateLimits: RateLimits
     /// Largest accepted request body in bytes; larger bodies answer 413.
     public var maxBodySize: Int
-    /// Value of `Strict-Transport-Security`; `nil` omits the header.
+    /// Value of `Strict-Transport-Security`, sent only over TLS (see `trustForwardedProto`); `nil` omits it.
     public var strictTransportSecurity: String?
     /// How long idempotency records are kept.
     public var idempotencyRetention: Duration
@@ -67,6 +68,31 @@ public struct ServerConfiguration: Sendable {
     public var servesMetrics: Bool {
         (metricsEnabled ?? devMode) && (devMode || metricsToken != nil)
     }
+
+    // MARK: - Hardening (issue 13)
+
+    /// Deletes the `demo` and `acme` tenants (published passwords) at start.
+    public var dropDemoTenants = false
+    /// Extra `Host` names a dev-mode server answers to (besides localhost, 127.0.0.1 and [::1]);
+    /// any other name answers 421, which stops DNS rebinding.
+    public var allowedHosts: [String] = []
+    /// Trust `X-Forwarded-Proto` from the proxy in front: `https` there counts as TLS, the only
+    /// way (the server has no TLS of its own) to get `Strict-Transport-Security`.
+    public var trustForwardedProto = false
+    /// The longest a session lives after its sign-in, however often it is refreshed (90 days by
+    /// default); then the user signs in again.
+    public var maxSessionAge: Duration = .seconds(90 * 24 * 3600)
+    /// Reverse proxies (CIDR blocks, e.g. `10.0.0.0/8`, `::1/128`) whose `X-Forwarded-For` names
+    /// the client; from any other peer the header is ignored.
+    public var trustedProxies: [String] = []
+    /// A connection with no request in progress (including one whose request head never
+    /// completes) is closed after this long; `nil` never closes one.
+    public var idleTimeout: Duration? = .seconds(30)
+    /// The most connections served at once; further ones wait in the listen backlog.
+    public var maxConnections = 512
+    /// The most tenant databases kept open; the least recently used beyond it are closed and
+    /// reopened on demand.
+    public var maxOpenTenants = 32
 
     /// Creates a configuration; every parameter has a development default.
     public init(
@@ -141,6 +167,17 @@ public struct RateLimits: Sendable, Equatable {
     /// Forgot-password requests per tenant + email.
     public var forgotPasswordPerAccount: Rule
 
+    // MARK: Hardening (issue 13): limits with defaults outside the initializer
+
+    /// Registrations per tenant + client address.
+    public var registerPerAddress = Rule(limit: 10, window: .seconds(3600))
+    /// Resend-verification requests per tenant + client address.
+    public var resendVerificationPerAddress = Rule(limit: 10, window: .seconds(900))
+    /// Resend-verification requests per tenant + email.
+    public var resendVerificationPerAccount = Rule(limit: 3, window: .seconds(900))
+    /// Dev tenants created (`POST /__dev/tenants`) per client address.
+    public var devTenantsPerAddress = Rule(limit: 120, window: .seconds(60))
+
     /// Creates a set of limits.
     public init(
         loginPerAddress: Rule, loginPerAccount: Rule, refreshPerAddress: Rule,
@@ -161,15 +198,20 @@ public struct RateLimits: Sendable, Equatable {
             let (limit, overflow) = rule.limit.multipliedReportingOverflow(by: factor)
             return Rule(limit: overflow ? Int.max : limit, window: rule.window)
         }
-        return RateLimits(
+        var scaled = RateLimits(
             loginPerAddress: scale(loginPerAddress), loginPerAccount: scale(loginPerAccount),
             refreshPerAddress: scale(refreshPerAddress), forgotPasswordPerAddress: scale(forgotPasswordPerAddress),
             forgotPasswordPerAccount: scale(forgotPasswordPerAccount))
+        scaled.registerPerAddress = scale(registerPerAddress)
+        scaled.resendVerificationPerAddress = scale(resendVerificationPerAddress)
+        scaled.resendVerificationPerAccount = scale(resendVerificationPerAccount)
+        scaled.devTenantsPerAddress = scale(devTenantsPerAddress)
+        return scaled
     }
 
     /// Production-like limits: 5 failed logins per account and 20 per address in 15 minutes,
-    /// 60 refreshes a minute per address, 10 forgot-password requests per address and 3 per
-    /// email in 15 minutes.
+    /// 60 refreshes a minute per address, 10 forgot-password (and resend-verification) requests
+    /// per address and 3 per email in 15 minutes, 10 registrations per address an hour.
     public static let standard = RateLimits(
         loginPerAddress: Rule(limit: 20, window: .seconds(900)),
         loginPerAccount: Rule(limit: 5, window: .seconds(900)),
@@ -180,6 +222,13 @@ public struct RateLimits: Sendable, Equatable {
 }
 
 extension Duration {
+    /// The duration in whole nanoseconds (saturating).
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : scaled + attoseconds / 1_000_000_000
+    }
+
     /// The duration as a `TimeInterval`.
     var timeInterval: TimeInterval {
         let (seconds, attoseconds) = self.components

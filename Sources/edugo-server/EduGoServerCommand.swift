@@ -31,6 +31,50 @@ struct EduGoServerCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Enable the /__dev endpoints. [EDUGO_DEV=1|0] (default: on for loopback hosts)")
     var dev: Bool?
 
+    // MARK: Hardening (issue 13)
+
+    @Flag(
+        name: .customLong("seed-demo"),
+        help: "Seed the demo tenants (published passwords) even outside dev mode; loopback hosts only. [EDUGO_SEED_DEMO=1] (default: only in dev mode)")
+    var seedDemo = false
+
+    @Flag(
+        name: .customLong("drop-demo-tenants"),
+        help: "Delete the demo and acme tenants (published passwords) at start. [EDUGO_DROP_DEMO_TENANTS=1]")
+    var dropDemoTenants = false
+
+    @Option(
+        name: .customLong("allowed-host"),
+        help: "A further Host name a dev-mode server answers to (repeatable); any other gets 421. [EDUGO_ALLOWED_HOSTS, comma-separated]")
+    var allowedHosts: [String] = []
+
+    @Flag(
+        name: .customLong("trust-forwarded-proto"),
+        help: "Behind a TLS-terminating proxy: X-Forwarded-Proto: https counts as TLS (enables Strict-Transport-Security). [EDUGO_TRUST_FORWARDED_PROTO=1]")
+    var trustForwardedProto = false
+
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: "A reverse proxy (CIDR, repeatable) whose X-Forwarded-For names the client for rate limits. [EDUGO_TRUSTED_PROXIES, comma-separated]")
+    var trustedProxies: [String] = []
+
+    @Option(
+        name: .customLong("max-session-age"),
+        help: "Seconds a session lives after sign-in, however often it is refreshed. [EDUGO_MAX_SESSION_AGE] (default: 7776000, 90 days)")
+    var maxSessionAge: Int?
+
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: "Seconds before a connection with no request in progress (or an unfinished request head) is closed; 0 never. [EDUGO_IDLE_TIMEOUT] (default: 30)")
+    var idleTimeout: Int?
+
+    @Option(
+        name: .customLong("max-connections"),
+        help: "Most connections served at once; more wait in the backlog. [EDUGO_MAX_CONNECTIONS] (default: 512)")
+    var maxConnections: Int?
+
+    // MARK: Logging
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. [EDUGO_LOG_LEVEL] (default: info)")
     var logLevel: String?
 
@@ -71,7 +115,12 @@ struct EduGoServerCommand: AsyncParsableCommand {
         guard (1...1_000_000).contains(multiplier) else {
             throw ValidationError("--rate-limit-multiplier must be between 1 and 1000000.")
         }
-        let devMode = self.dev ?? environment["EDUGO_DEV"].map(Self.isTrue) ?? Self.isLoopback(host)
+        let devMode = self.dev ?? environment["EDUGO_DEV"].map(Self.isTrue) ?? ServerConfiguration.isLoopback(host: host)
+        let seedDemo = devMode || self.seedDemo || Self.isTrue(environment["EDUGO_SEED_DEMO"])
+        let dropDemoTenants = self.dropDemoTenants || Self.isTrue(environment["EDUGO_DROP_DEMO_TENANTS"])
+        guard !(seedDemo && dropDemoTenants) else {
+            throw ValidationError("--drop-demo-tenants cannot be combined with dev mode or --seed-demo (they seed the demo tenants again); add --no-dev.")
+        }
 
         let format = (self.logFormat ?? environment["EDUGO_LOG_FORMAT"] ?? "text").lowercased()
         guard ["text", "json"].contains(format) else {
@@ -88,17 +137,52 @@ struct EduGoServerCommand: AsyncParsableCommand {
             return handler
         }
         let storage: ServerConfiguration.Storage = inMemory ? .inMemory : .directory(dataDirectory)
-        let configuration = ServerConfiguration(
-            host: host, port: port, storage: storage, devMode: devMode, logLevel: level,
+        var configuration = ServerConfiguration(
+            host: host, port: port, storage: storage, devMode: devMode, seedDemoData: seedDemo, logLevel: level,
             rateLimits: RateLimits.standard.scaled(by: multiplier),
             onServerRunning: { boundPort in
                 Self.printBanner(host: host, port: boundPort, storage: storage, devMode: devMode)
             })
-        var served = configuration
-        served.metricsEnabled = self.metrics ?? environment["EDUGO_METRICS"].map(Self.isTrue)
-        served.metricsToken = (self.metricsToken ?? environment["EDUGO_METRICS_TOKEN"]).flatMap { $0.isEmpty ? nil : $0 }
-        let app = try await buildApplication(served)
+        configuration.dropDemoTenants = dropDemoTenants
+        try applyHardening(to: &configuration, environment: environment)
+        configuration.metricsEnabled = self.metrics ?? environment["EDUGO_METRICS"].map(Self.isTrue)
+        configuration.metricsToken = (self.metricsToken ?? environment["EDUGO_METRICS_TOKEN"]).flatMap { $0.isEmpty ? nil : $0 }
+        let app = try await buildApplication(configuration)
         try await app.runService()
+    }
+
+    /// The hardening flags (issue 13), each with its environment fallback.
+    private func applyHardening(to configuration: inout ServerConfiguration, environment: [String: String]) throws {
+        func list(_ flag: [String], _ variable: String) -> [String] {
+            if !flag.isEmpty { return flag }
+            return (environment[variable] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+        }
+        func number(_ flag: Int?, _ variable: String, _ name: String, _ range: ClosedRange<Int>) throws -> Int? {
+            guard let value = try flag ?? environment[variable].map({ text in
+                guard let value = Int(text) else { throw ValidationError("\(variable) must be a number.") }
+                return value
+            }) else { return nil }
+            guard range.contains(value) else {
+                throw ValidationError("--\(name) must be between \(range.lowerBound) and \(range.upperBound).")
+            }
+            return value
+        }
+        configuration.allowedHosts = list(allowedHosts, "EDUGO_ALLOWED_HOSTS")
+        configuration.trustForwardedProto = trustForwardedProto || Self.isTrue(environment["EDUGO_TRUST_FORWARDED_PROTO"])
+        configuration.trustedProxies = list(trustedProxies, "EDUGO_TRUSTED_PROXIES")
+        for proxy in configuration.trustedProxies where !ServerConfiguration.isValidCIDR(proxy) {
+            throw ValidationError("--trusted-proxy '\(proxy)' is not an address or CIDR block (e.g. 10.0.0.0/8).")
+        }
+        if let seconds = try number(maxSessionAge, "EDUGO_MAX_SESSION_AGE", "max-session-age", 60...(10 * 365 * 86400)) {
+            configuration.maxSessionAge = .seconds(seconds)
+        }
+        if let seconds = try number(idleTimeout, "EDUGO_IDLE_TIMEOUT", "idle-timeout", 0...86400) {
+            configuration.idleTimeout = seconds == 0 ? nil : .seconds(seconds)
+        }
+        if let count = try number(maxConnections, "EDUGO_MAX_CONNECTIONS", "max-connections", 1...1_000_000) {
+            configuration.maxConnections = count
+        }
     }
 
     private static func printBanner(host: String, port: Int, storage: ServerConfiguration.Storage, devMode: Bool) {
@@ -133,9 +217,5 @@ struct EduGoServerCommand: AsyncParsableCommand {
     private static func isTrue(_ value: String?) -> Bool {
         guard let value = value?.lowercased() else { return false }
         return ["1", "true", "yes", "on"].contains(value)
-    }
-
-    private static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }

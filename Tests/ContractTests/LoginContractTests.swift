@@ -39,7 +39,7 @@ import Testing
     func refusesAnUnverifiedAccount() async throws {
         try await ContractHarness.with { api in
             let newcomer = RegistrationContractTests.newcomer()
-            _ = try await api.anonymous.register(headers: .init(xTenantID: "demo"), body: .json(newcomer)).created
+            _ = try await api.anonymous.register(headers: .init(xTenantID: "demo"), body: .json(newcomer)).accepted
 
             let output = try await api.anonymous.login(
                 headers: .init(xTenantID: "demo"), body: .json(.init(email: newcomer.email, password: newcomer.password)))

@@ -14,7 +14,7 @@ import Testing
             #expect(health.database == .ok)
             #expect(ok.headers.xContentTypeOptions == .nosniff)
             #expect(ok.headers.xFrameOptions == .deny)
-            #expect(ok.headers.strictTransportSecurity == "max-age=31536000; includeSubDomains")
+            #expect(ok.headers.strictTransportSecurity == nil, "plain HTTP: no HSTS")
             #expect(!ok.headers.xRequestID.isEmpty)
         }
     }

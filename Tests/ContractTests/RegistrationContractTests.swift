@@ -7,32 +7,38 @@ import Testing
         .init(email: email, password: "Correct-Horse-9", firstName: "Ana", lastName: "García")
     }
 
-    @Test("register answers 201 with an unverified student and its Location")
-    func registersAnUnverifiedStudent() async throws {
+    @Test("register answers 202 accepted with no Location, and the verification mail arrives")
+    func acceptsARegistration() async throws {
         try await ContractHarness.with { api in
             let email = uniqueEmail()
 
-            let created = try await api.anonymous.register(
+            let accepted = try await api.anonymous.register(
                 headers: .init(xTenantID: "demo"), body: .json(Self.newcomer(email))
-            ).created
+            ).accepted
 
-            let user = try created.body.json
-            #expect(user.email == email)
-            #expect(user.role == .student)
-            #expect(user.emailVerified == false)
-            #expect(user.version == 1)
-            #expect(created.headers.location == "/v1/users/\(user.id)")
-            #expect(created.headers.cacheControl == .noStore)
+            #expect(try accepted.body.json.status == .accepted)
+            #expect(accepted.headers.cacheControl == .noStore)
+            let mails = try await api.anonymous.devGetMailbox(query: .init(email: email), headers: .init(xTenantID: "demo"))
+                .ok.body.json.items
+            #expect(mails.first?.kind == .verifyEmail)
         }
     }
 
-    @Test("register with an email already in the tenant answers 409 email_taken")
-    func refusesATakenEmail() async throws {
+    @Test("register with an email already in the tenant answers the same 202, and mails its holder")
+    func doesNotRevealATakenEmail() async throws {
         try await ContractHarness.with { api in
-            let output = try await api.anonymous.register(
-                headers: .init(xTenantID: "demo"), body: .json(Self.newcomer(TestAccount.demoStudent.email)))
+            let taken = try await api.anonymous.register(
+                headers: .init(xTenantID: "demo"), body: .json(Self.newcomer(TestAccount.demoStudent.email))
+            ).accepted
+            let fresh = try await api.anonymous.register(
+                headers: .init(xTenantID: "demo"), body: .json(Self.newcomer(uniqueEmail()))
+            ).accepted
 
-            expectProblem(try output.conflict.body.applicationProblemJson, status: 409, code: "email_taken")
+            #expect(try taken.body.json == fresh.body.json)
+            let mails = try await api.anonymous.devGetMailbox(
+                query: .init(email: TestAccount.demoStudent.email), headers: .init(xTenantID: "demo")
+            ).ok.body.json.items
+            #expect(mails.first?.kind == .accountExists)
         }
     }
 

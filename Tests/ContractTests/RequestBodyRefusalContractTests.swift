@@ -19,6 +19,9 @@ import Testing
         "forgotPassword": {
             .init(try await $0.forgotPassword(headers: .init(xTenantID: "demo"), body: .json(.init(email: "a@example.com"))))
         },
+        "resendVerification": {
+            .init(try await $0.resendVerification(headers: .init(xTenantID: "demo"), body: .json(.init(email: "a@example.com"))))
+        },
         "resetPassword": {
             .init(try await $0.resetPassword(
                 headers: .init(xTenantID: "demo"), body: .json(.init(token: "x", password: "Long-Enough-1"))))
@@ -115,3 +118,4 @@ extension Operations.UpdateLesson.Output: RefusableOutput {}
 extension Operations.PutProgress.Output: RefusableOutput {}
 extension Operations.DevCreateFault.Output: RefusableOutput {}
 extension Operations.DevAdvanceClock.Output: RefusableOutput {}
+extension Operations.ResendVerification.Output: RefusableOutput {}

@@ -125,7 +125,7 @@ import Testing
         try await withServer(configuration) { client in
             let response = try await client.register(.newcomer())
 
-            #expect(response.status == .created)
+            #expect(response.status == .accepted)
         }
     }
 }

@@ -212,6 +212,27 @@ import Testing
         }
     }
 
+    @Test("a course unpublished after a student enrolled is neither listed nor counted in their courses")
+    func unpublishedCourseIsNotListed() async throws {
+        try await withServer { client in
+            // Given a student enrolled in a course its teacher has since unpublished (GET answers 404)
+            let student = try await client.caller(.demoStudent)
+            let teacher = try await client.caller(.demoTeacher)
+            let course = try await client.course(titled: SeededCourse.matematicas, as: student)
+            let unpublish = try await client.send(
+                .patch, "/v1/courses/\(course.id)", as: teacher, body: ["published": false, "version": 1])
+            #expect(unpublish.status == .ok)
+            #expect(try await client.get("/v1/courses/\(course.id)", as: student).status == .notFound)
+
+            // When they list their courses
+            let mine = try await client.get("/v1/users/me/courses", as: student).decode(PageBody<EnrolledCourseBody>.self)
+
+            // Then the draft's title does not leak there either
+            #expect(!mine.items.contains { $0.course.id == course.id })
+            #expect(mine.total == 2)
+        }
+    }
+
     // MARK: - My courses
 
     @Test("my courses lists the seeded enrollments with completed, total and percent")

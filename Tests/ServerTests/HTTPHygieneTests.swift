@@ -14,7 +14,7 @@ import FoundationNetworking
 
     /// The headers every response must carry, errors and 404s included.
     static func expectSecurityHeaders(
-        _ response: TestResponse, hsts: String? = defaultHSTS, sourceLocation: SourceLocation = #_sourceLocation
+        _ response: TestResponse, hsts: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let headers = response.headers
         #expect(headers[.xContentTypeOptions] == "nosniff", sourceLocation: sourceLocation)
@@ -160,6 +160,27 @@ import FoundationNetworking
         }
     }
 
+    @Test("80,000 unknown members answer a small problem: 20 errors, a count, and no echo of the input in detail")
+    func errorAmplificationIsCapped() async throws {
+        try await withServer { client in
+            // Given a ~1 MB login body of 80,000 unknown members, one of them with a very long name
+            var members = (0..<80_000).map { #""k\#($0)":0"# }
+            members[0] = #"""# + String(repeating: "n", count: 100_000) + #"":0"#
+            let body = "{" + members.joined(separator: ",") + "}"
+
+            // When it is sent to the unauthenticated login
+            let response = try await client.send(.post, "/v1/auth/login", tenant: "demo", json: body)
+
+            // Then the answer is a bounded validation problem
+            let problem = try expectProblem(response, .badRequest, "validation_failed")
+            #expect(response.body.readableBytes < 8_192, "\(response.body.readableBytes) bytes")
+            #expect(problem.errors?.count == 20)
+            #expect(try response.jsonObject()["error_count"] as? Int == 80_000)
+            #expect(problem.detail.count < 300)
+            #expect((problem.errors ?? []).allSatisfy { $0.field.count <= 65 })
+        }
+    }
+
     @Test("a validation problem lists its field errors with field, code and message")
     func validationProblemShape() async throws {
         try await withServer { client in
@@ -243,19 +264,37 @@ import FoundationNetworking
         }
     }
 
-    @Test("Strict-Transport-Security follows the configuration and can be switched off")
-    func hstsIsConfigurable() async throws {
+    @Test("Strict-Transport-Security is not sent over plain HTTP, even when a client claims X-Forwarded-Proto: https")
+    func noHSTSOverPlainHTTP() async throws {
+        try await withServer { client in
+            let plain = try await client.send(.get, "/health")
+            let claimed = try await client.send(.get, "/health", headers: [.xForwardedProto: "https"])
+
+            Self.expectSecurityHeaders(plain, hsts: nil)
+            #expect(claimed.headers[.strictTransportSecurity] == nil)
+        }
+    }
+
+    @Test("behind --trust-forwarded-proto, X-Forwarded-Proto: https gets the configured Strict-Transport-Security")
+    func hstsBehindTrustedTLSProxy() async throws {
         var custom = ServerConfiguration.testing()
+        custom.trustForwardedProto = true
         custom.strictTransportSecurity = "max-age=60"
-        var off = ServerConfiguration.testing()
+        var off = custom
         off.strictTransportSecurity = nil
 
-        let customHeader = try await withServer(custom) { client in
-            try await client.send(.get, "/health").headers[.strictTransportSecurity]
+        let (viaTLS, viaHTTP) = try await withServer(custom) { client in
+            (
+                try await client.send(.get, "/health", headers: [.xForwardedProto: "https"]).headers[.strictTransportSecurity],
+                try await client.send(.get, "/health", headers: [.xForwardedProto: "http"]).headers[.strictTransportSecurity]
+            )
         }
-        let offResponse = try await withServer(off) { client in try await client.send(.get, "/nowhere") }
+        let offResponse = try await withServer(off) { client in
+            try await client.send(.get, "/nowhere", headers: [.xForwardedProto: "https"])
+        }
 
-        #expect(customHeader == "max-age=60")
+        #expect(viaTLS == "max-age=60")
+        #expect(viaHTTP == nil)
         Self.expectSecurityHeaders(offResponse, hsts: nil)
     }
 

@@ -63,7 +63,7 @@ struct PersistenceTests {
         }
     }
 
-    @Test("a registration acknowledged with 201 survives kill -9")
+    @Test("a registration acknowledged with 202 survives kill -9")
     func acknowledgedWriteSurvivesCrash() async throws {
         try await withTemporaryDirectory { directory in
             let account = Credentials.newcomer("crash@example.com")
@@ -71,18 +71,18 @@ struct PersistenceTests {
             // Given a registration the server acknowledged, and then a SIGKILL straight away
             try await withLiveServer(dataDirectory: directory) { server, client in
                 let registered = try await client.register(account)
-                try #require(registered.status == 201, "register answered \(registered.status): \(registered.text)")
+                try #require(registered.status == 202, "register answered \(registered.status): \(registered.text)")
                 await server.kill()
                 #expect(server.killedBySignal)
             }
 
             // When the server starts again on the same directory
             try await withLiveServer(dataDirectory: directory) { _, client in
-                // Then the account exists
-                let again = try await client.register(account)
-                #expect(again.status == 409, "body: \(again.text)")
-                #expect(again.headers["content-type"] == "application/problem+json")
-                #expect(try again.decode(Problem.self).code == "email_taken")
+                // Then the account exists: its password is checked and only the verification is missing
+                let login = try await client.login(account)
+                #expect(login.status == 403, "body: \(login.text)")
+                #expect(login.headers["content-type"] == "application/problem+json")
+                #expect(try login.decode(Problem.self).code == "email_not_verified")
             }
         }
     }
@@ -140,7 +140,7 @@ struct PersistenceTests {
             let account = Credentials.newcomer("cost@example.com")
             try await withLiveServer(dataDirectory: directory) { _, client in
                 let registered = try await client.register(account)
-                try #require(registered.status == 201, "register answered \(registered.status): \(registered.text)")
+                try #require(registered.status == 202, "register answered \(registered.status): \(registered.text)")
             }
 
             let database = try TenantDatabase.open(

@@ -49,6 +49,50 @@ import Testing
         }
     }
 
+    @Test("40 concurrent wrong logins for one account: at most the limit answer 401, the rest 429 with Retry-After")
+    func concurrentLoginsCannotBypassTheLimits() async throws {
+        let clock = TestClock()
+        try await withServer(Self.configuration(clock, .standard)) { client in
+            // Given the standard limits (5 per account, 20 per address)
+            // When 40 wrong-password logins for one account arrive at once
+            let responses = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+                for _ in 0..<40 { group.addTask { try await Self.failLogin(client) } }
+                var all: [TestResponse] = []
+                for try await response in group { all.append(response) }
+                return all
+            }
+
+            // Then only the account's limit were let through to the password check
+            let refused = responses.filter { $0.status == .unauthorized }
+            let throttled = responses.filter { $0.status == .tooManyRequests }
+            #expect(refused.count == 5)
+            #expect(throttled.count == 35)
+            #expect(throttled.allSatisfy { $0.headers[.retryAfter] != nil })
+            // And the right password is refused too while the lock holds
+            try expectProblem(try await client.login(Self.student), .tooManyRequests, "rate_limited")
+        }
+    }
+
+    @Test("concurrent wrong logins across accounts stop at the address limit")
+    func concurrentLoginsAcrossAccountsStopAtAddressLimit() async throws {
+        let clock = TestClock()
+        try await withServer(Self.configuration(clock, .standard)) { client in
+            // When 40 wrong logins for 40 different emails arrive at once from one address
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for index in 0..<40 {
+                    group.addTask { try await Self.failLogin(client, email: "nobody\(index)@demo.edugo.dev").status }
+                }
+                var all: [HTTPResponse.Status] = []
+                for try await status in group { all.append(status) }
+                return all
+            }
+
+            // Then the address limit (20) holds
+            #expect(statuses.filter { $0 == .unauthorized }.count == 20)
+            #expect(statuses.filter { $0 == .tooManyRequests }.count == 20)
+        }
+    }
+
     @Test("a locked account is refused even with the right password")
     func lockHoldsForRightPassword() async throws {
         let clock = TestClock()

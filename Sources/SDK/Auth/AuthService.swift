@@ -16,12 +16,20 @@ public struct AuthService: Sendable {
     /// Session events; each call returns a new stream.
     public var sessionEvents: AsyncStream<SessionEvent> { client.sessionEvents() }
 
-    /// Creates an account (unverified until ``verifyEmail(token:)``).
-    @discardableResult
-    public func register(email: String, password: String, firstName: String, lastName: String) async throws -> User {
-        try await client.execute(
+    /// Asks for an account (unverified until ``verifyEmail(token:)``).
+    ///
+    /// The server answers the same whether or not the email is taken (it does not reveal which
+    /// addresses have accounts): the outcome arrives by mail, a verification token for a new
+    /// account or a note to the holder of an existing one.
+    public func register(email: String, password: String, firstName: String, lastName: String) async throws {
+        try await client.perform(
             endpoint: .Auth.register,
             body: Registration(email: email, password: password, firstName: firstName, lastName: lastName))
+    }
+
+    /// Asks for a new verification mail; the answer is the same for unknown and already verified emails.
+    public func resendVerification(email: String) async throws {
+        try await client.perform(endpoint: .Auth.resendVerification, body: EmailOnly(email: email))
     }
 
     /// Confirms an email with the token from the verification mail.

@@ -25,6 +25,9 @@ extension Endpoint {
         public static var resetPassword: Endpoint {
             Endpoint(.post, ["auth", "reset-password"], requiresAuthentication: false)
         }
+        public static var resendVerification: Endpoint {
+            Endpoint(.post, ["auth", "resend-verification"], requiresAuthentication: false)
+        }
         public static func verifyEmail(token: String) -> Endpoint {
             Endpoint(.post, ["auth", "verify-email"], query: [URLQueryItem(name: "token", value: token)], requiresAuthentication: false)
         }

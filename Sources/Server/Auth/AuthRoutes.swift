@@ -14,43 +14,84 @@ struct AuthRoutes {
         routes.add(.post, "/v1/auth/forgot-password", forgotPassword)
         routes.add(.post, "/v1/auth/reset-password", resetPassword)
         routes.add(.post, "/v1/auth/verify-email", verifyEmail)
+        routes.add(.post, "/v1/auth/resend-verification", resendVerification)
         routes.add(.get, "/v1/auth/me", me)
     }
 
+    /// Always `202 accepted`, for a new address and for a taken one alike (no account
+    /// enumeration): a new account gets a verification mail, an existing holder a mail saying
+    /// someone tried to register with the address.
     @Sendable func register(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let tenant = try await deps.authenticator.namedTenant(request)
         let body = try await RequestBody.decode(
             RegisterRequest.self, from: request, allowedKeys: RegisterRequest.keys, limit: deps.bodyLimit)
         try body.validate()
-        let email = body.email.trimmingCharacters(in: .whitespacesAndNewlines)
-        let user = try await AccountWriter(deps: deps).createAccount(
-            in: tenant, email: email, password: body.password, firstName: body.firstName,
-            lastName: body.lastName, role: .student, verified: false)
+        try await deps.rateLimiter.consume(
+            .address("register", tenant: tenant.tenantID, context.clientAddress),
+            deps.configuration.rateLimits.registerPerAddress)
+        // The same bcrypt for a new and a taken address: the timing tells nothing either.
+        let hash = await deps.passwords.hash(body.password)
+        let token = SecureToken.generate()
+        let expires = deps.now.addingTimeInterval(deps.configuration.verificationTokenLifetime.timeInterval)
+        let outcome = try await AccountWriter(deps: deps).register(
+            in: tenant, email: body.email, passwordHash: hash, firstName: body.firstName, lastName: body.lastName,
+            verificationTokenHash: SecureToken.hash(token), tokenExpiresAt: expires)
+        switch outcome {
+        case .created(let user):
+            await deps.mailer.sendVerification(to: user.email, token: token, tenant: tenant.tenantID)
+        case .exists(let holderEmail):
+            await deps.mailer.sendAccountExists(to: holderEmail, tenant: tenant.tenantID)
+        }
+        return try JSONResponse.make(AcceptedResponse(), status: .accepted)
+    }
+
+    /// Sends a new verification mail to a pending account; the same `202` for unknown and
+    /// already verified addresses.
+    @Sendable func resendVerification(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let tenant = try await deps.authenticator.namedTenant(request)
+        let body = try await RequestBody.decode(
+            ForgotPasswordRequest.self, from: request, allowedKeys: ForgotPasswordRequest.keys, limit: deps.bodyLimit)
+        if let error = UserValidation.email(body.email) { throw APIError.validation([error]) }
+        let limits = deps.configuration.rateLimits
+        let emailKey = UserRecord.emailKey(body.email)
+        try await deps.rateLimiter.reserve([
+            (.address("resend", tenant: tenant.tenantID, context.clientAddress), limits.resendVerificationPerAddress),
+            (.account("resend", tenant: tenant.tenantID, emailKey: emailKey), limits.resendVerificationPerAccount),
+        ])
         let token = SecureToken.generate()
         let now = deps.now
         let expires = now.addingTimeInterval(deps.configuration.verificationTokenLifetime.timeInterval)
-        try await tenant.writer.write { db in
+        let user = try await tenant.writer.write { db -> UserRecord? in
+            guard let user = try UserRecord.filter(UserRecord.Columns.emailKey == emailKey).fetchOne(db),
+                !user.emailVerified
+            else { return nil }
             try EmailTokenRecord(
                 tokenHash: SecureToken.hash(token), userId: user.id, kind: .verifyEmail, createdAt: now,
                 expiresAt: expires
             ).insert(db)
+            return user
         }
-        await deps.mailer.sendVerification(to: email, token: token, tenant: tenant.tenantID)
-        var headers = HTTPFields()
-        headers[.location] = "/v1/users/\(user.id)"
-        return try JSONResponse.make(UserResponse(user), status: .created, headers: headers)
+        if let user {
+            await deps.mailer.sendVerification(to: user.email, token: token, tenant: tenant.tenantID)
+        }
+        return try JSONResponse.make(AcceptedResponse(), status: .accepted)
     }
 
     @Sendable func login(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let tenant = try await deps.authenticator.namedTenant(request)
         let body = try await RequestBody.decode(
             LoginRequest.self, from: request, allowedKeys: LoginRequest.keys, limit: deps.bodyLimit)
+        // Validated before any key is built: a key never grows with what a client sends.
+        if let error = UserValidation.email(body.email) { throw APIError.validation([error]) }
         let limits = deps.configuration.rateLimits
         let emailKey = UserRecord.emailKey(body.email)
-        let addressKey = "login|addr|\(tenant.tenantID)|\(context.remoteAddress)"
-        let accountKey = "login|acct|\(tenant.tenantID)|\(emailKey)"
-        try await deps.rateLimiter.check(addressKey, limits.loginPerAddress)
-        try await deps.rateLimiter.check(accountKey, limits.loginPerAccount)
+        let accountKey = RateLimitKey.account("login", tenant: tenant.tenantID, emailKey: emailKey)
+        // Reserve the attempt against both keys before the bcrypt, in one step: concurrent
+        // attempts cannot all pass a check before any of them is counted.
+        let reservation = try await deps.rateLimiter.reserve([
+            (RateLimitKey.address("login", tenant: tenant.tenantID, context.clientAddress), limits.loginPerAddress),
+            (accountKey, limits.loginPerAccount),
+        ])
 
         let user = try await tenant.writer.read { db in
             try UserRecord.filter(UserRecord.Columns.emailKey == emailKey).fetchOne(db)
@@ -63,11 +104,9 @@ struct AuthRoutes {
             passwordMatches = false
         }
         guard let user, passwordMatches else {
-            await deps.rateLimiter.record(addressKey, limits.loginPerAddress)
-            await deps.rateLimiter.record(accountKey, limits.loginPerAccount)
             throw APIError(.unauthorized, code: "invalid_credentials", detail: "The email or password is incorrect.")
         }
-        await deps.rateLimiter.reset(accountKey)
+        await deps.rateLimiter.release(reservation, clearing: [accountKey])
         guard user.emailVerified else {
             throw APIError(
                 .forbidden, code: "email_not_verified", detail: "Verify your email address before signing in.")
@@ -79,7 +118,8 @@ struct AuthRoutes {
     @Sendable func refresh(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let tenant = try await deps.authenticator.namedTenant(request)
         try await deps.rateLimiter.consume(
-            "refresh|addr|\(tenant.tenantID)|\(context.remoteAddress)", deps.configuration.rateLimits.refreshPerAddress)
+            .address("refresh", tenant: tenant.tenantID, context.clientAddress),
+            deps.configuration.rateLimits.refreshPerAddress)
         let body = try await RequestBody.decode(
             RefreshRequest.self, from: request, allowedKeys: RefreshRequest.keys, limit: deps.bodyLimit)
         let pair = try await SessionIssuer(deps: deps).rotate(refreshToken: body.refreshToken, in: tenant)
@@ -104,9 +144,10 @@ struct AuthRoutes {
         if let error = UserValidation.email(body.email) { throw APIError.validation([error]) }
         let limits = deps.configuration.rateLimits
         let emailKey = UserRecord.emailKey(body.email)
-        try await deps.rateLimiter.consume(
-            "forgot|addr|\(tenant.tenantID)|\(context.remoteAddress)", limits.forgotPasswordPerAddress)
-        try await deps.rateLimiter.consume("forgot|acct|\(tenant.tenantID)|\(emailKey)", limits.forgotPasswordPerAccount)
+        try await deps.rateLimiter.reserve([
+            (.address("forgot", tenant: tenant.tenantID, context.clientAddress), limits.forgotPasswordPerAddress),
+            (.account("forgot", tenant: tenant.tenantID, emailKey: emailKey), limits.forgotPasswordPerAccount),
+        ])
 
         // The same work and the same answer whether or not the account exists.
         let token = SecureToken.generate()
@@ -153,6 +194,9 @@ struct AuthRoutes {
                 sql: "UPDATE email_tokens SET used_at = ? WHERE user_id = ? AND kind = ? AND used_at IS NULL",
                 arguments: [now, user.id, EmailTokenRecord.Kind.resetPassword.rawValue])
             user.passwordHash = newHash
+            // Receiving the reset mail proves the address: an account someone else registered
+            // with it first is now the mail holder's, and no longer locked as unverified.
+            user.emailVerified = true
             user.version += 1
             user.updatedAt = now
             try user.update(db)

@@ -22,15 +22,30 @@ struct Mailer: Sendable {
             body: "Reset your EduGo password with this token within 30 minutes: \(token)")
     }
 
+    /// Tells the holder of an address that someone tried to register with it (the registration
+    /// itself answers exactly as for a new address, so it reveals nothing).
+    func sendAccountExists(to email: String, tenant: TenantID) async {
+        await send(
+            to: email, kind: "account_exists", token: "", tenant: tenant,
+            subject: "Ya tienes una cuenta / You already have an account",
+            body: "Someone tried to register an EduGo account with your address. If it was you, sign in or reset your password; otherwise you can ignore this mail.")
+    }
+
     private func send(
         to email: String, kind: EmailTokenRecord.Kind, token: String, tenant: TenantID, subject: String, body: String
     ) async {
+        await send(to: email, kind: kind.rawValue, token: token, tenant: tenant, subject: subject, body: body)
+    }
+
+    private func send(
+        to email: String, kind: String, token: String, tenant: TenantID, subject: String, body: String
+    ) async {
         guard let mailbox else {
-            logger.info("mail not delivered: no mail transport outside dev mode", metadata: ["kind": .string(kind.rawValue)])
+            logger.info("mail not delivered: no mail transport outside dev mode", metadata: ["kind": .string(kind)])
             return
         }
         let mail = Mail(
-            id: UUID().uuidString.lowercased(), to: email, kind: kind.rawValue, subject: subject, body: body,
+            id: RecordID.make(), to: email, kind: kind, subject: subject, body: body,
             token: token, createdAt: now())
         await mailbox.deliver(mail, tenant: tenant)
     }

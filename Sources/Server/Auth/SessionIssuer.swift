@@ -11,9 +11,10 @@ struct SessionIssuer {
 
     func startSession(for user: UserRecord, in tenant: TenantDatabase) async throws -> TokenPairResponse {
         let now = deps.now
-        let sessionID = UUID().uuidString.lowercased()
+        let sessionID = RecordID.make()
         let refreshToken = SecureToken.generate()
-        let expires = now.addingTimeInterval(deps.configuration.refreshTokenLifetime.timeInterval)
+        let expires = now.addingTimeInterval(
+            min(deps.configuration.refreshTokenLifetime, deps.configuration.maxSessionAge).timeInterval)
         try await tenant.writer.write { db in
             try SessionRecord(id: sessionID, userId: user.id, createdAt: now).insert(db)
             try RefreshTokenRecord(
@@ -27,6 +28,7 @@ struct SessionIssuer {
         let now = deps.now
         let grace = deps.configuration.refreshReuseGraceWindow.timeInterval
         let lifetime = deps.configuration.refreshTokenLifetime.timeInterval
+        let maxAge = deps.configuration.maxSessionAge.timeInterval
         let newToken = SecureToken.generate()
         let presentedHash = SecureToken.hash(refreshToken)
 
@@ -38,6 +40,14 @@ struct SessionIssuer {
                 session.revokedAt == nil, presented.expiresAt > now,
                 let user = try UserRecord.fetchOne(db, key: session.userId)
             else { return .refused }
+            // However often it is refreshed, a session ends `maxSessionAge` after its sign-in.
+            let sessionEnds = session.createdAt.addingTimeInterval(maxAge)
+            guard sessionEnds > now else {
+                try db.execute(
+                    sql: "UPDATE sessions SET revoked_at = ?, revoke_reason = 'max_age' WHERE id = ?",
+                    arguments: [now, session.id])
+                return .refused
+            }
             if let usedAt = presented.usedAt, now.timeIntervalSince(usedAt) > grace {
                 try db.execute(
                     sql: "UPDATE sessions SET revoked_at = ?, revoke_reason = 'refresh_token_reuse' WHERE id = ?",
@@ -51,7 +61,7 @@ struct SessionIssuer {
                 arguments: [now, session.id])
             try RefreshTokenRecord(
                 tokenHash: SecureToken.hash(newToken), sessionId: session.id, issuedAt: now,
-                expiresAt: now.addingTimeInterval(lifetime)
+                expiresAt: min(now.addingTimeInterval(lifetime), sessionEnds)
             ).insert(db)
             return .rotated(user, sessionID: session.id)
         }

@@ -19,23 +19,58 @@ struct SigningKey: Sendable {
         self.kid = String(Data(digest).base64URLEncodedString().prefix(16))
     }
 
+    /// Loads `<data-dir>/keys/es256-signing-key.pem`, creating it only when it is missing.
+    ///
+    /// - Throws: ``StartupError/unreadableSigningKey(path:reason:)`` when the file exists but
+    ///   cannot be read or is not an ES256 key: replacing it would silently invalidate every
+    ///   token it signed, so the server refuses to start and says why.
     static func loadOrCreate(storage: ServerConfiguration.Storage) throws -> SigningKey {
         guard case .directory(let root) = storage else {
             return try SigningKey(privateKey: ES256PrivateKey())
         }
         let directory = root.appendingPathComponent("keys", isDirectory: true)
         let file = directory.appendingPathComponent("es256-signing-key.pem")
-        if let pem = try? String(contentsOf: file, encoding: .utf8) {
-            return try SigningKey(privateKey: ES256PrivateKey(pem: pem))
+        switch KeyFileState.of(file.path) {
+        case .present:
+            let pem: String
+            do {
+                pem = try String(contentsOf: file, encoding: .utf8)
+            } catch {
+                throw StartupError.unreadableSigningKey(path: file.path, reason: "it cannot be read: \(Self.describe(error))")
+            }
+            do {
+                return try SigningKey(privateKey: ES256PrivateKey(pem: pem))
+            } catch {
+                throw StartupError.unreadableSigningKey(path: file.path, reason: "it is not a PEM ES256 private key")
+            }
+        case .inaccessible(let reason):
+            throw StartupError.unreadableSigningKey(path: file.path, reason: reason)
+        case .missing:
+            break
         }
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let key = ES256PrivateKey()
         let temporary = directory.appendingPathComponent(".es256-signing-key.pem.tmp")
-        _ = FileManager.default.createFile(
+        // Whatever happens below, no temporary key is left behind.
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        guard FileManager.default.createFile(
             atPath: temporary.path, contents: Data(key.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600])
+        else {
+            throw StartupError.unreadableSigningKey(path: file.path, reason: "a new key cannot be written in \(directory.path)")
+        }
         try FileManager.default.moveItem(at: temporary, to: file)
         return try SigningKey(privateKey: key)
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
+            let message = strerror(Int32(underlying.code))
+        {
+            return String(cString: message)
+        }
+        return nsError.localizedDescription
     }
 
     /// The public half as a JWK.

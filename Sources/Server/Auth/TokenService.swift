@@ -41,7 +41,7 @@ struct TokenService: Sendable {
             iat: .init(value: issuedAt),
             nbf: .init(value: issuedAt),
             exp: .init(value: issuedAt.addingTimeInterval(lifetime.timeInterval)),
-            jti: .init(value: UUID().uuidString.lowercased()))
+            jti: .init(value: RecordID.make()))
         return try await keys.sign(claims, kid: JWKIdentifier(string: signingKey.kid))
     }
 

@@ -78,7 +78,7 @@ struct CourseRoutes {
             try reader.throwIfInvalid()
             let now = deps.now
             var course = CourseRecord(
-                id: UUID().uuidString.lowercased(), title: title ?? "", description: description,
+                id: RecordID.make(), title: title ?? "", description: description,
                 category: category ?? "", thumbnailUrl: thumbnail.value, published: published, teacherId: teacherID,
                 searchText: "", version: 1, createdAt: now, updatedAt: now)
             course.refreshDerivedColumns()

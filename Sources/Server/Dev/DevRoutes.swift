@@ -27,6 +27,8 @@ struct DevRoutes {
     }
 
     @Sendable func createTenant(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        try await deps.rateLimiter.consume(
+            .devTenants(context.clientAddress), deps.configuration.rateLimits.devTenantsPerAddress)
         let suffix = SecureToken.hash(SecureToken.generate()).prefix(12)
         guard let id = TenantID("t-\(suffix)") else { throw APIError.internalError }
         let seeder = Seeder(passwords: deps.passwords, now: deps.now)

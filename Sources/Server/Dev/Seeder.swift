@@ -35,7 +35,7 @@ struct Seeder {
             for (index, account) in accounts.enumerated() {
                 let created = now.addingTimeInterval(TimeInterval(index - 100) * 60)
                 var user = UserRecord(
-                    id: UUID().uuidString.lowercased(), email: account.email, emailKey: "",
+                    id: RecordID.make(), email: account.email, emailKey: "",
                     passwordHash: hashes[account.role] ?? "", firstName: account.firstName, lastName: account.lastName,
                     role: account.role, emailVerified: true, searchText: "", version: 1, createdAt: created,
                     updatedAt: created)
@@ -49,7 +49,7 @@ struct Seeder {
             for (index, course) in plan.courses.enumerated() {
                 let created = now.addingTimeInterval(TimeInterval(index - 50) * 60)
                 var record = CourseRecord(
-                    id: UUID().uuidString.lowercased(), title: course.title, description: course.description,
+                    id: RecordID.make(), title: course.title, description: course.description,
                     category: course.category, thumbnailUrl: nil, published: course.published,
                     teacherId: teachers[course.teacher % teachers.count].id, searchText: "", version: 1,
                     createdAt: created, updatedAt: created)
@@ -58,7 +58,7 @@ struct Seeder {
                 var lessons: [LessonRecord] = []
                 for (order, title) in course.lessons.enumerated() {
                     let lesson = LessonRecord(
-                        id: UUID().uuidString.lowercased(), courseId: record.id, title: title,
+                        id: RecordID.make(), courseId: record.id, title: title,
                         content: "\(title): \(course.description)", order: order + 1,
                         durationMinutes: 8 + (order * 7) % 20, videoUrl: nil, version: 1, createdAt: created,
                         updatedAt: created)

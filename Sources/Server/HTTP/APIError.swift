@@ -32,6 +32,8 @@ public struct APIError: Error, Sendable {
     public var currentVersion: Int?
     /// For version conflicts: the server's current representation, already encoded.
     public var current: JSONValue?
+    /// For validation failures listing only some of their errors: how many there were.
+    public var errorCount: Int?
 
     public init(
         _ status: HTTPResponse.Status, code: String, detail: String,
@@ -49,9 +51,24 @@ public struct APIError: Error, Sendable {
 }
 
 extension APIError {
+    /// The most field errors a problem lists; `error_count` tells how many there were.
+    static let maxFieldErrors = 20
+    /// Field names come from the client (unknown members): longer ones are cut.
+    static let maxFieldNameLength = 64
+
+    /// `400 validation_failed` listing at most ``maxFieldErrors`` errors, with field names cut to
+    /// ``maxFieldNameLength`` characters, so the answer's size never grows with the request's.
     static func validation(_ errors: [FieldError]) -> APIError {
-        let detail = errors.map { "\($0.field): \($0.message)" }.joined(separator: "; ")
-        return APIError(.badRequest, code: "validation_failed", detail: detail, errors: errors)
+        let listed = errors.prefix(maxFieldErrors).map { error in
+            var error = error
+            if error.field.count > maxFieldNameLength { error.field = String(error.field.prefix(maxFieldNameLength)) + "…" }
+            return error
+        }
+        var detail = listed.prefix(3).map { "\($0.field): \($0.message)" }.joined(separator: "; ")
+        if errors.count > 3 { detail += "; and \(errors.count - 3) more" }
+        var problem = APIError(.badRequest, code: "validation_failed", detail: detail, errors: Array(listed))
+        problem.errorCount = errors.count > listed.count ? errors.count : nil
+        return problem
     }
 
     static func validation(field: String, code: String, message: String) -> APIError {

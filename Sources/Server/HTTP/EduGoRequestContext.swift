@@ -10,10 +10,14 @@ public struct EduGoRequestContext: RequestContext {
     public var requestID: String = ""
     /// The connection, so a dev-mode fault can close it without answering.
     let channel: any Channel
+    /// The client the rate limits count: the peer, or the address a trusted proxy forwarded
+    /// (``ClientAddressMiddleware``).
+    public var clientAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
         self.channel = source.channel
+        self.clientAddress = remoteAddress
     }
 }

@@ -2,6 +2,9 @@ import HTTPTypes
 
 extension HTTPField.Name {
     static let xRequestID = HTTPField.Name("X-Request-ID")!
+    static let host = HTTPField.Name("Host")!
+    static let xForwardedProto = HTTPField.Name("X-Forwarded-Proto")!
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
     static let xTenantID = HTTPField.Name("X-Tenant-ID")!
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
     static let idempotentReplayed = HTTPField.Name("Idempotent-Replayed")!

@@ -10,6 +10,8 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
     let inventory: RouteInventory
     let maxBodySize: Int
     let strictTransportSecurity: String?
+    /// Whether `X-Forwarded-Proto: https` (from a TLS-terminating proxy) counts as TLS.
+    var trustForwardedProto = false
     /// Where each request's access-log entry is kept (the last 500).
     var accessLog: AccessLogBuffer? = nil
     /// Request counts and latencies, rate-limit refusals and idempotent replays.
@@ -36,7 +38,7 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
             if apiError.code == "rate_limited" { metrics?.recordRateLimitRefusal() }
             response = Self.problemResponse(apiError, path: request.uri.path, requestID: context.requestID)
         }
-        applySecurityHeaders(to: &response, requestID: context.requestID)
+        applySecurityHeaders(to: &response, requestID: context.requestID, overTLS: isOverTLS(request))
         let dropped = response.headers[.xEduGoDropped]
         response.headers[.xEduGoDropped] = nil
         let elapsed = ContinuousClock.now - started
@@ -104,7 +106,15 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
         return Response(status: error.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    private func applySecurityHeaders(to response: inout Response, requestID: String) {
+    /// HSTS means something only over HTTPS: the server itself has no TLS, so only a trusted
+    /// proxy's `X-Forwarded-Proto: https` (or an https request scheme) counts.
+    private func isOverTLS(_ request: Request) -> Bool {
+        if request.head.scheme?.lowercased() == "https" { return true }
+        guard trustForwardedProto, let proto = request.headers[.xForwardedProto] else { return false }
+        return proto.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
+    }
+
+    private func applySecurityHeaders(to response: inout Response, requestID: String, overTLS: Bool) {
         response.headers[.xRequestID] = requestID
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.xFrameOptions] = "DENY"
@@ -112,8 +122,10 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
         response.headers[.referrerPolicy] = "no-referrer"
         response.headers[.crossOriginOpenerPolicy] = "same-origin"
         response.headers[.crossOriginResourcePolicy] = "same-origin"
-        if let strictTransportSecurity {
+        if overTLS, let strictTransportSecurity {
             response.headers[.strictTransportSecurity] = strictTransportSecurity
+        } else {
+            response.headers[.strictTransportSecurity] = nil
         }
         if response.headers[.cacheControl] == nil {
             response.headers[.cacheControl] = "no-store"
@@ -128,7 +140,7 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
         {
             return supplied
         }
-        return UUID().uuidString.lowercased()
+        return RecordID.make()
     }
 }
 

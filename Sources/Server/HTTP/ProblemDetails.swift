@@ -10,6 +10,7 @@ struct ProblemDetails: Encodable {
     var code: String
     var requestId: String
     var errors: [APIError.FieldError]?
+    var errorCount: Int?
     var currentVersion: Int?
     var current: JSONValue?
 
@@ -18,10 +19,12 @@ struct ProblemDetails: Encodable {
         self.title = error.status.reasonPhrase
         self.status = error.status.code
         self.detail = error.detail
-        self.instance = instance
+        // The request path, as sent: bounded so that an error never echoes much of it.
+        self.instance = instance.count > 1024 ? String(instance.prefix(1024)) + "…" : instance
         self.code = error.code
         self.requestId = requestID
         self.errors = error.errors.isEmpty ? nil : error.errors
+        self.errorCount = error.errorCount
         self.currentVersion = error.currentVersion
         self.current = error.current
     }

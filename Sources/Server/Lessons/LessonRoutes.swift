@@ -59,7 +59,7 @@ struct LessonRoutes {
                 let last = try Int.fetchOne(
                     db, sql: "SELECT MAX(\"order\") FROM lessons WHERE course_id = ?", arguments: [courseID]) ?? 0
                 let lesson = LessonRecord(
-                    id: UUID().uuidString.lowercased(), courseId: courseID, title: title ?? "", content: content,
+                    id: RecordID.make(), courseId: courseID, title: title ?? "", content: content,
                     order: order ?? min(last + 1, 10_000), durationMinutes: duration, videoUrl: video.value, version: 1,
                     createdAt: now, updatedAt: now)
                 try lesson.insert(db)

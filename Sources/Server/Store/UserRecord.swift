@@ -38,9 +38,9 @@ struct UserRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
         searchText = SearchText.fold([firstName, lastName, email])
     }
 
-    /// Emails are unique per tenant, compared case-insensitively.
+    /// Emails are unique per tenant, compared case-insensitively after NFKC (``EmailAddress``).
     static func emailKey(_ email: String) -> String {
-        email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        EmailAddress.key(email)
     }
 }
 

@@ -2,23 +2,31 @@ import Foundation
 import GRDB
 import Logging
 
-/// Knows which tenants exist and hands out each tenant's database, opening it once.
+/// Knows which tenants exist and hands out each tenant's database, opening it on demand.
 ///
 /// The registry itself is a small database (`registry.sqlite`) listing tenants; tenant data
-/// lives in `tenants/<id>.sqlite`.
+/// lives in `tenants/<id>.sqlite`. At most `maxOpenTenants` tenant databases stay open: past
+/// that, the least recently used one is dropped from the cache (its pool closes its connections
+/// once the last request holding it lets go) and reopened on its next use, so the number of
+/// tenants never decides the number of file descriptors. In-memory tenants are never dropped
+/// (they would be lost).
 actor TenantRegistry {
     private let registry: any DatabaseWriter
     private let tenantsDirectory: URL?
     private var open: [TenantID: TenantDatabase] = [:]
+    private var lastUse: [TenantID: UInt64] = [:]
+    private var useCounter: UInt64 = 0
+    private let maxOpenTenants: Int
     private let now: @Sendable () -> Date
     /// Told the duration of every tenant-database transaction (metrics); `nil` when metrics are off.
     private let transactionObserver: (@Sendable (Duration) -> Void)?
 
     init(
-        storage: ServerConfiguration.Storage, now: @escaping @Sendable () -> Date,
+        storage: ServerConfiguration.Storage, maxOpenTenants: Int = 32, now: @escaping @Sendable () -> Date,
         transactionObserver: (@Sendable (Duration) -> Void)? = nil
     ) throws {
         self.now = now
+        self.maxOpenTenants = max(1, maxOpenTenants)
         self.transactionObserver = transactionObserver
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
@@ -74,15 +82,43 @@ actor TenantRegistry {
     ///
     /// - Throws: `404 tenant_not_found` when no such tenant exists.
     func database(for id: TenantID) async throws -> TenantDatabase {
-        if let database = open[id] { return database }
+        if let database = open[id] {
+            touch(id)
+            return database
+        }
         let exists = try await registry.read { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM tenants WHERE id = ?)", arguments: [id.rawValue])
         }
         guard exists == true else { throw APIError.tenantNotFound }
-        if let database = open[id] { return database }
+        if let database = open[id] {
+            touch(id)
+            return database
+        }
         let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver)
-        open[id] = database
+        keep(database)
         return database
+    }
+
+    /// How many tenant databases are open (cached) now.
+    var openCount: Int { open.count }
+
+    private func touch(_ id: TenantID) {
+        useCounter += 1
+        lastUse[id] = useCounter
+    }
+
+    /// Caches `database`, dropping the least recently used file-backed ones beyond the cap.
+    private func keep(_ database: TenantDatabase) {
+        open[database.tenantID] = database
+        touch(database.tenantID)
+        guard tenantsDirectory != nil, open.count > maxOpenTenants else { return }
+        let victims = lastUse.sorted { $0.value < $1.value }.prefix(open.count - maxOpenTenants).map(\.key)
+        for id in victims {
+            // Not closed here: a request may still hold the handle. The pool closes its
+            // connections when the last holder lets go of it.
+            open[id] = nil
+            lastUse[id] = nil
+        }
     }
 
     /// Creates a tenant with an empty database and runs `seed` on it in the same step.
@@ -106,8 +142,28 @@ actor TenantRegistry {
                 sql: "INSERT INTO tenants (id, name, created_at) VALUES (?, ?, ?)",
                 arguments: [id.rawValue, name, created])
         }
-        open[id] = database
+        keep(database)
         return database
+    }
+
+    /// Deletes a tenant: its registry row, then its database files.
+    /// - Returns: Whether the tenant existed.
+    func deleteTenant(_ id: TenantID) async throws -> Bool {
+        let deleted = try await registry.write { db in
+            try db.execute(sql: "DELETE FROM tenants WHERE id = ?", arguments: [id.rawValue])
+            return db.changesCount > 0
+        }
+        lastUse[id] = nil
+        if let database = open.removeValue(forKey: id) {
+            try? (database.writer as? DatabasePool)?.close()
+            try? (database.writer as? DatabaseQueue)?.close()
+        }
+        if let url = fileURL(for: id) {
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: url.path + suffix)
+            }
+        }
+        return deleted
     }
 
     /// Whether the registry database answers.
@@ -122,6 +178,7 @@ actor TenantRegistry {
             try? (database.writer as? DatabaseQueue)?.close()
         }
         open.removeAll()
+        lastUse.removeAll()
         try? (registry as? DatabasePool)?.close()
     }
 

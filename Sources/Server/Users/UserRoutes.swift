@@ -78,7 +78,8 @@ struct UserRoutes {
             let firstName = reader.string("first_name", required: true, length: 1...100)
             let lastName = reader.string("last_name", required: true, length: 1...100)
             let role = reader.oneOf("role", required: true, UserRecord.Role.allCases.map(\.rawValue))
-            if let email { reader.add(UserValidation.email(email)) }
+            // Validated as sent: a control or format character anywhere is refused, not trimmed.
+            if email != nil, case .string(let raw)? = body["email"] { reader.add(UserValidation.email(raw)) }
             if let password { reader.add(UserValidation.password(password)) }
             try reader.throwIfInvalid()
             guard let email, let password, let firstName, let lastName, let role, let parsedRole = UserRecord.Role(rawValue: role)
@@ -126,7 +127,10 @@ struct UserRoutes {
         let id = try request.pathParameter("id", context)
         try await identity.tenant.writer.write { db in
             let user = try Self.fetchVisible(db, id: id, identity: identity)
-            guard identity.role == .admin else { throw APIError.forbidden("Only admins delete users.") }
+            // The role read at authentication may be stale: re-read it in this transaction.
+            guard try AdminGuard.isAdmin(db, userID: identity.userID) else {
+                throw APIError.forbidden("Only admins delete users.")
+            }
             guard user.id != identity.userID else {
                 throw APIError(.conflict, code: "cannot_delete_self", detail: "Admins cannot delete their own account.")
             }
@@ -134,6 +138,7 @@ struct UserRoutes {
                 throw APIError(
                     .conflict, code: "user_owns_courses", detail: "Reassign or delete this teacher's courses first.")
             }
+            if user.role == .admin { try AdminGuard.keepOneAdmin(db, losing: user.id) }
             try user.delete(db)
         }
         return JSONResponse.empty()
@@ -143,7 +148,11 @@ struct UserRoutes {
         let identity = try await deps.authenticator.authenticate(request)
         let pagination = try Pagination(request)
         let result = try await identity.tenant.writer.read { db -> Page<EnrolledCourseResponse> in
-            let enrollments = EnrollmentRecord.filter(Column("user_id") == identity.userID)
+            // The same visibility as GET /v1/courses/{id}: an enrollment in a course the caller may
+            // not see (a draft, for a student) is neither listed nor counted.
+            let visibleCourseIDs = CourseAccess.visible(identity).select(CourseRecord.Columns.id)
+            let enrollments = EnrollmentRecord.filter(
+                Column("user_id") == identity.userID && visibleCourseIDs.contains(Column("course_id")))
             let total = try enrollments.fetchCount(db)
             let page = try enrollments.order(Column("enrolled_at").desc, Column("course_id"))
                 .limit(pagination.limit, offset: pagination.offset).fetchAll(db)
@@ -172,13 +181,18 @@ struct UserRoutes {
         let firstName = reader.string("first_name", length: 1...100)
         let lastName = reader.string("last_name", length: 1...100)
         let email = reader.string("email", length: 3...254)
-        if let email { reader.add(UserValidation.email(email)) }
+        if email != nil, case .string(let raw)? = body["email"] { reader.add(UserValidation.email(raw)) }
         let role = reader.oneOf("role", UserRecord.Role.allCases.map(\.rawValue)).flatMap(UserRecord.Role.init)
         try reader.throwIfInvalid()
         let now = deps.now
         let updated = try await identity.tenant.writer.write { db -> UserRecord in
             var user = try fetchVisible(db, id: targetID, identity: identity)
             guard identity.role == .admin || user.id == identity.userID else {
+                throw APIError.forbidden("You may only change your own profile.")
+            }
+            // Admin-only changes re-read the caller's role in this transaction: a role read at
+            // authentication may have been taken away by a concurrent request since.
+            if user.id != identity.userID, try !AdminGuard.isAdmin(db, userID: identity.userID) {
                 throw APIError.forbidden("You may only change your own profile.")
             }
             try precondition.check(currentVersion: user.version, current: UserResponse(user))
@@ -192,9 +206,10 @@ struct UserRoutes {
                         .conflict, code: "user_owns_courses",
                         detail: "Reassign this teacher's courses before making them a student.")
                 }
+                if user.role == .admin { try AdminGuard.keepOneAdmin(db, losing: user.id) }
                 user.role = role
             }
-            if let email, UserRecord.emailKey(email) != user.emailKey || email != user.email {
+            if let email = email.map(EmailAddress.normalized), UserRecord.emailKey(email) != user.emailKey || email != user.email {
                 let key = UserRecord.emailKey(email)
                 let taken = try UserRecord.filter(UserRecord.Columns.emailKey == key && UserRecord.Columns.id != user.id).fetchCount(db) > 0
                 if taken { throw APIError.emailTaken }

@@ -3,16 +3,7 @@ import Foundation
 /// Field rules shared by registration, admin user creation and profile edits.
 enum UserValidation {
     static func email(_ value: String, field: String = "email") -> APIError.FieldError? {
-        if let error = noNUL(value, field: field) { return error }
-        let trimmed = value.trimmingCharacters(in: .schemaWhitespace)
-        let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
-        guard trimmed.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
-            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-            !trimmed.contains(where: { $0.isWhitespace || $0.isNewline })
-        else {
-            return .init(field: field, code: "invalid_format", message: "must be an email address")
-        }
-        return nil
+        EmailAddress.validate(value, field: field)
     }
 
     /// At least 8 characters and at most 72 UTF-8 bytes: bcrypt ignores everything past byte 72,

@@ -98,7 +98,7 @@ extension Components {
         internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
             case sameOrigin = "same-origin"
         }
-        /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+        /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
         ///
         /// - Remark: Generated from `#/components/headers/Strict-Transport-Security`.
         internal typealias StrictTransportSecurity = Swift.String

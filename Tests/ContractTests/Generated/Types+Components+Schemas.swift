@@ -48,7 +48,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/RequestId`.
         internal typealias RequestId = Swift.String
-        /// Stable machine-readable error code. Codes in use: `malformed_json`, `validation_failed`, `invalid_token`, `bad_request` (400); `unauthorized`, `invalid_credentials`, `invalid_refresh_token` (401); `forbidden`, `tenant_mismatch`, `email_not_verified`, `field_not_writable`, `not_enrolled` (403); `not_found`, `tenant_not_found` (404); `method_not_allowed` (405); `email_taken`, `version_conflict`, `idempotency_in_progress`, `cannot_delete_self`, `user_owns_courses`, `course_not_published`, `fault_limit_reached` (409); `version_conflict` (412); `payload_too_large` (413); `unsupported_media_type` (415); `idempotency_key_reused` (422); `precondition_required` (428); `rate_limited` (429); `internal_error` (500); `unavailable` (503); `injected_fault` (any 4xx/5xx a dev-mode fault rule names). Clients must tolerate codes added later.
+        /// Stable machine-readable error code. Codes in use: `malformed_json`, `validation_failed`, `invalid_token`, `bad_request` (400); `unauthorized`, `invalid_credentials`, `invalid_refresh_token` (401); `forbidden`, `tenant_mismatch`, `email_not_verified`, `field_not_writable`, `not_enrolled`, `dev_loopback_only` (403); `not_found`, `tenant_not_found` (404); `method_not_allowed` (405); `email_taken`, `version_conflict`, `idempotency_in_progress`, `cannot_delete_self`, `user_owns_courses`, `course_not_published`, `last_admin`, `fault_limit_reached` (409); `version_conflict` (412); `payload_too_large` (413); `misdirected_request` (421, dev mode only: a `Host` other than localhost, 127.0.0.1, [::1] or an `--allowed-host`); `unsupported_media_type` (415); `idempotency_key_reused` (422); `precondition_required` (428); `rate_limited` (429); `internal_error` (500); `unavailable` (503); `injected_fault` (any 4xx/5xx a dev-mode fault rule names). Clients must tolerate codes added later.
         ///
         /// - Remark: Generated from `#/components/schemas/ProblemCode`.
         internal typealias ProblemCode = Swift.String
@@ -196,7 +196,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/detail`.
             internal var detail: Swift.String
-            /// The request path.
+            /// The request path (cut after 1024 characters, ending with `…`).
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/instance`.
             internal var instance: Swift.String
@@ -204,10 +204,14 @@ extension Components {
             internal var code: Components.Schemas.ProblemCode
             /// - Remark: Generated from `#/components/schemas/Problem/request_id`.
             internal var requestId: Components.Schemas.RequestId
-            /// Present with `validation_failed`: one entry per offending field.
+            /// Present with `validation_failed`: one entry per offending field, at most 20 (see `error_count`). Field names longer than 64 characters are cut and end with `…`.
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/errors`.
             internal var errors: [Components.Schemas.FieldError]?
+            /// Present with `validation_failed` when `errors` lists only the first 20: how many offending fields there were.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/error_count`.
+            internal var errorCount: Swift.Int?
             /// Present with `version_conflict`: the server's current version.
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/current_version`.
@@ -221,10 +225,11 @@ extension Components {
             ///   - title: Short, human-readable summary of the problem type.
             ///   - status: The HTTP status code of this response.
             ///   - detail: Human-readable explanation of this occurrence. Never contains stack traces, SQL or internal messages.
-            ///   - instance: The request path.
+            ///   - instance: The request path (cut after 1024 characters, ending with `…`).
             ///   - code:
             ///   - requestId:
-            ///   - errors: Present with `validation_failed`: one entry per offending field.
+            ///   - errors: Present with `validation_failed`: one entry per offending field, at most 20 (see `error_count`). Field names longer than 64 characters are cut and end with `…`.
+            ///   - errorCount: Present with `validation_failed` when `errors` lists only the first 20: how many offending fields there were.
             ///   - currentVersion: Present with `version_conflict`: the server's current version.
             ///   - current:
             internal init(
@@ -236,6 +241,7 @@ extension Components {
                 code: Components.Schemas.ProblemCode,
                 requestId: Components.Schemas.RequestId,
                 errors: [Components.Schemas.FieldError]? = nil,
+                errorCount: Swift.Int? = nil,
                 currentVersion: Swift.Int64? = nil,
                 current: Components.Schemas.ConflictCurrent? = nil
             ) {
@@ -247,6 +253,7 @@ extension Components {
                 self.code = code
                 self.requestId = requestId
                 self.errors = errors
+                self.errorCount = errorCount
                 self.currentVersion = currentVersion
                 self.current = current
             }
@@ -259,6 +266,7 @@ extension Components {
                 case code
                 case requestId = "request_id"
                 case errors
+                case errorCount = "error_count"
                 case currentVersion = "current_version"
                 case current
             }
@@ -296,6 +304,10 @@ extension Components {
                     [Components.Schemas.FieldError].self,
                     forKey: .errors
                 )
+                self.errorCount = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .errorCount
+                )
                 self.currentVersion = try container.decodeIfPresent(
                     Swift.Int64.self,
                     forKey: .currentVersion
@@ -313,6 +325,7 @@ extension Components {
                     "code",
                     "request_id",
                     "errors",
+                    "error_count",
                     "current_version",
                     "current"
                 ])
@@ -338,7 +351,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/VersionConflictProblem/detail`.
             internal var detail: Swift.String
-            /// The request path.
+            /// The request path (cut after 1024 characters, ending with `…`).
             ///
             /// - Remark: Generated from `#/components/schemas/VersionConflictProblem/instance`.
             internal var instance: Swift.String
@@ -346,10 +359,14 @@ extension Components {
             internal var code: Components.Schemas.ProblemCode
             /// - Remark: Generated from `#/components/schemas/VersionConflictProblem/request_id`.
             internal var requestId: Components.Schemas.RequestId
-            /// Present with `validation_failed`: one entry per offending field.
+            /// Present with `validation_failed`: one entry per offending field, at most 20 (see `error_count`). Field names longer than 64 characters are cut and end with `…`.
             ///
             /// - Remark: Generated from `#/components/schemas/VersionConflictProblem/errors`.
             internal var errors: [Components.Schemas.FieldError]?
+            /// Present with `validation_failed` when `errors` lists only the first 20: how many offending fields there were.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VersionConflictProblem/error_count`.
+            internal var errorCount: Swift.Int?
             /// Present with `version_conflict`: the server's current version.
             ///
             /// - Remark: Generated from `#/components/schemas/VersionConflictProblem/current_version`.
@@ -363,10 +380,11 @@ extension Components {
             ///   - title: Short, human-readable summary of the problem type.
             ///   - status: The HTTP status code of this response.
             ///   - detail: Human-readable explanation of this occurrence. Never contains stack traces, SQL or internal messages.
-            ///   - instance: The request path.
+            ///   - instance: The request path (cut after 1024 characters, ending with `…`).
             ///   - code:
             ///   - requestId:
-            ///   - errors: Present with `validation_failed`: one entry per offending field.
+            ///   - errors: Present with `validation_failed`: one entry per offending field, at most 20 (see `error_count`). Field names longer than 64 characters are cut and end with `…`.
+            ///   - errorCount: Present with `validation_failed` when `errors` lists only the first 20: how many offending fields there were.
             ///   - currentVersion: Present with `version_conflict`: the server's current version.
             ///   - current:
             internal init(
@@ -378,6 +396,7 @@ extension Components {
                 code: Components.Schemas.ProblemCode,
                 requestId: Components.Schemas.RequestId,
                 errors: [Components.Schemas.FieldError]? = nil,
+                errorCount: Swift.Int? = nil,
                 currentVersion: Swift.Int64,
                 current: Components.Schemas.ConflictCurrent
             ) {
@@ -389,6 +408,7 @@ extension Components {
                 self.code = code
                 self.requestId = requestId
                 self.errors = errors
+                self.errorCount = errorCount
                 self.currentVersion = currentVersion
                 self.current = current
             }
@@ -401,6 +421,7 @@ extension Components {
                 case code
                 case requestId = "request_id"
                 case errors
+                case errorCount = "error_count"
                 case currentVersion = "current_version"
                 case current
             }
@@ -438,6 +459,10 @@ extension Components {
                     [Components.Schemas.FieldError].self,
                     forKey: .errors
                 )
+                self.errorCount = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .errorCount
+                )
                 self.currentVersion = try container.decode(
                     Swift.Int64.self,
                     forKey: .currentVersion
@@ -455,6 +480,7 @@ extension Components {
                     "code",
                     "request_id",
                     "errors",
+                    "error_count",
                     "current_version",
                     "current"
                 ])
@@ -2486,6 +2512,7 @@ extension Components {
             internal enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case verifyEmail = "verify_email"
                 case resetPassword = "reset_password"
+                case accountExists = "account_exists"
             }
             /// - Remark: Generated from `#/components/schemas/DevMail/kind`.
             internal var kind: Components.Schemas.DevMail.KindPayload
@@ -2493,6 +2520,8 @@ extension Components {
             internal var subject: Swift.String
             /// - Remark: Generated from `#/components/schemas/DevMail/body`.
             internal var body: Swift.String
+            /// The token the mail carries; empty for `account_exists`, which carries none.
+            ///
             /// - Remark: Generated from `#/components/schemas/DevMail/token`.
             internal var token: Swift.String
             /// - Remark: Generated from `#/components/schemas/DevMail/created_at`.
@@ -2505,7 +2534,7 @@ extension Components {
             ///   - kind:
             ///   - subject:
             ///   - body:
-            ///   - token:
+            ///   - token: The token the mail carries; empty for `account_exists`, which carries none.
             ///   - createdAt:
             internal init(
                 id: Components.Schemas.Id,

@@ -90,7 +90,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/health/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/health/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -104,7 +104,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         xContentTypeOptions: Components.Headers.XContentTypeOptions,
@@ -260,7 +260,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/health/GET/responses/503/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/health/GET/responses/503/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -274,7 +274,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         xContentTypeOptions: Components.Headers.XContentTypeOptions,
@@ -482,7 +482,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -497,7 +497,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlJwks,
@@ -720,7 +720,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/openapi.yaml/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/openapi.yaml/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -734,7 +734,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         xContentTypeOptions: Components.Headers.XContentTypeOptions,
@@ -874,7 +874,7 @@ internal enum Operations {
     }
     /// Register a student account
     ///
-    /// Creates an unverified `student` in the tenant and sends a verification mail (visible in the dev mailbox in dev mode).
+    /// Answers `202` the same way whether or not the email is taken, so registration does not reveal which addresses have accounts. A new address gets an unverified `student` and a verification mail; an address held by a verified account gets a mail telling its holder that someone tried to register (kind `account_exists`) and nothing else changes; an address held by a pending *unverified* account replaces that account (whoever registered it first cannot squat the address). Mails are visible in the dev mailbox in dev mode. Limited per tenant and client address (`429`).
     ///
     /// - Remark: HTTP `POST /v1/auth/register`.
     /// - Remark: Generated from `#/paths//v1/auth/register/post(register)`.
@@ -922,12 +922,12 @@ internal enum Operations {
             }
         }
         internal enum Output: Sendable, Hashable {
-            internal struct Created: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/201/headers`.
+            internal struct Accepted: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/202/headers`.
                 internal struct Headers: Sendable, Hashable {
                     /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
                     ///
-                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/201/headers/X-Request-ID`.
+                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/202/headers/X-Request-ID`.
                     internal var xRequestID: Components.Headers.XRequestID
                     /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
                     internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
@@ -935,19 +935,15 @@ internal enum Operations {
                     }
                     /// `no-store` (auth, users, errors, dev).
                     ///
-                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/201/headers/Cache-Control`.
+                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/202/headers/Cache-Control`.
                     internal var cacheControl: Components.Headers.CacheControlNoStore
-                    /// Path of the created resource.
-                    ///
-                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/201/headers/Location`.
-                    internal var location: Components.Headers.Location
                     /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
                     internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
                         case nosniff = "nosniff"
                     }
                     /// Always `nosniff`.
                     ///
-                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/201/headers/X-Content-Type-Options`.
+                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/202/headers/X-Content-Type-Options`.
                     internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
                     /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
                     internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
@@ -955,7 +951,7 @@ internal enum Operations {
                     }
                     /// Always `DENY`.
                     ///
-                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/201/headers/X-Frame-Options`.
+                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/202/headers/X-Frame-Options`.
                     internal var xFrameOptions: Components.Headers.XFrameOptions
                     /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
@@ -963,7 +959,7 @@ internal enum Operations {
                     }
                     /// Always `default-src 'none'; frame-ancestors 'none'`.
                     ///
-                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/201/headers/Content-Security-Policy`.
+                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/202/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
                     /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
                     internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
@@ -971,7 +967,7 @@ internal enum Operations {
                     }
                     /// Always `no-referrer`.
                     ///
-                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/201/headers/Referrer-Policy`.
+                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/202/headers/Referrer-Policy`.
                     internal var referrerPolicy: Components.Headers.ReferrerPolicy
                     /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
                     internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
@@ -979,7 +975,7 @@ internal enum Operations {
                     }
                     /// Always `same-origin`.
                     ///
-                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/201/headers/Cross-Origin-Opener-Policy`.
+                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/202/headers/Cross-Origin-Opener-Policy`.
                     internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
                     /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
                     internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
@@ -987,29 +983,27 @@ internal enum Operations {
                     }
                     /// Always `same-origin`.
                     ///
-                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/201/headers/Cross-Origin-Resource-Policy`.
+                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/202/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
-                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/201/headers/Strict-Transport-Security`.
+                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/202/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
-                    ///   - location: Path of the created resource.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
                     ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
-                        location: Components.Headers.Location,
                         xContentTypeOptions: Components.Headers.XContentTypeOptions,
                         xFrameOptions: Components.Headers.XFrameOptions,
                         contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
@@ -1020,7 +1014,6 @@ internal enum Operations {
                     ) {
                         self.xRequestID = xRequestID
                         self.cacheControl = cacheControl
-                        self.location = location
                         self.xContentTypeOptions = xContentTypeOptions
                         self.xFrameOptions = xFrameOptions
                         self.contentSecurityPolicy = contentSecurityPolicy
@@ -1031,16 +1024,16 @@ internal enum Operations {
                     }
                 }
                 /// Received HTTP response headers
-                internal var headers: Operations.Register.Output.Created.Headers
-                /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/201/content`.
+                internal var headers: Operations.Register.Output.Accepted.Headers
+                /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/202/content`.
                 internal enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/201/content/application\/json`.
-                    case json(Components.Schemas.User)
+                    /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/202/content/application\/json`.
+                    case json(Components.Schemas.ForgotPasswordAccepted)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    internal var json: Components.Schemas.User {
+                    internal var json: Components.Schemas.ForgotPasswordAccepted {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -1050,38 +1043,38 @@ internal enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                internal var body: Operations.Register.Output.Created.Body
-                /// Creates a new `Created`.
+                internal var body: Operations.Register.Output.Accepted.Body
+                /// Creates a new `Accepted`.
                 ///
                 /// - Parameters:
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 internal init(
-                    headers: Operations.Register.Output.Created.Headers,
-                    body: Operations.Register.Output.Created.Body
+                    headers: Operations.Register.Output.Accepted.Headers,
+                    body: Operations.Register.Output.Accepted.Body
                 ) {
                     self.headers = headers
                     self.body = body
                 }
             }
-            /// Created; `Location: /v1/users/{id}`.
+            /// Accepted; the outcome arrives by mail.
             ///
-            /// - Remark: Generated from `#/paths//v1/auth/register/post(register)/responses/201`.
+            /// - Remark: Generated from `#/paths//v1/auth/register/post(register)/responses/202`.
             ///
-            /// HTTP response code: `201 created`.
-            case created(Operations.Register.Output.Created)
-            /// The associated value of the enum case if `self` is `.created`.
+            /// HTTP response code: `202 accepted`.
+            case accepted(Operations.Register.Output.Accepted)
+            /// The associated value of the enum case if `self` is `.accepted`.
             ///
-            /// - Throws: An error if `self` is not `.created`.
-            /// - SeeAlso: `.created`.
-            internal var created: Operations.Register.Output.Created {
+            /// - Throws: An error if `self` is not `.accepted`.
+            /// - SeeAlso: `.accepted`.
+            internal var accepted: Operations.Register.Output.Accepted {
                 get throws {
                     switch self {
-                    case let .created(response):
+                    case let .accepted(response):
                         return response
                     default:
                         try throwUnexpectedResponseStatus(
-                            expectedStatus: "created",
+                            expectedStatus: "accepted",
                             response: self
                         )
                     }
@@ -1133,29 +1126,6 @@ internal enum Operations {
                     }
                 }
             }
-            /// Conflict: `email_taken` (the email is already registered in this tenant).
-            ///
-            /// - Remark: Generated from `#/paths//v1/auth/register/post(register)/responses/409`.
-            ///
-            /// HTTP response code: `409 conflict`.
-            case conflict(Components.Responses.Conflict)
-            /// The associated value of the enum case if `self` is `.conflict`.
-            ///
-            /// - Throws: An error if `self` is not `.conflict`.
-            /// - SeeAlso: `.conflict`.
-            internal var conflict: Components.Responses.Conflict {
-                get throws {
-                    switch self {
-                    case let .conflict(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "conflict",
-                            response: self
-                        )
-                    }
-                }
-            }
             /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/register/post(register)/responses/413`.
@@ -1197,6 +1167,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too Many Requests (`rate_limited`), per tenant+IP and per account.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/register/post(register)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -1373,7 +1366,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/login/POST/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/login/POST/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -1388,7 +1381,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -1802,7 +1795,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/refresh/POST/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/refresh/POST/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -1817,7 +1810,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -2197,7 +2190,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/logout/POST/responses/204/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/logout/POST/responses/204/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -2212,7 +2205,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -2504,7 +2497,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/forgot-password/POST/responses/202/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/forgot-password/POST/responses/202/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -2519,7 +2512,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -2774,9 +2767,392 @@ internal enum Operations {
             }
         }
     }
+    /// Request a new email-verification mail
+    ///
+    /// Sends a new verification mail when the email belongs to an account that is not verified yet. Answers the same for unknown and already verified emails. Limited per tenant and client address and per email (`429`).
+    ///
+    /// - Remark: HTTP `POST /v1/auth/resend-verification`.
+    /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)`.
+    internal enum ResendVerification {
+        internal static let id: Swift.String = "resendVerification"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// The tenant this unauthenticated call is for. Missing or malformed → 400 `validation_failed`; unknown → 404 `tenant_not_found`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/header/X-Tenant-ID`.
+                internal var xTenantID: Components.Parameters.XTenantIDRequired
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ResendVerification.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xTenantID: The tenant this unauthenticated call is for. Missing or malformed → 400 `validation_failed`; unknown → 404 `tenant_not_found`.
+                ///   - accept:
+                internal init(
+                    xTenantID: Components.Parameters.XTenantIDRequired,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ResendVerification.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xTenantID = xTenantID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.ResendVerification.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.ForgotPasswordRequest)
+            }
+            internal var body: Operations.ResendVerification.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                headers: Operations.ResendVerification.Input.Headers,
+                body: Operations.ResendVerification.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Accepted: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/responses/202/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/responses/202/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                    internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store` (auth, users, errors, dev).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/responses/202/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlNoStore
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/responses/202/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/responses/202/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/responses/202/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/responses/202/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/responses/202/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/responses/202/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/responses/202/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlNoStore,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.ResendVerification.Output.Accepted.Headers
+                /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/responses/202/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/responses/202/content/application\/json`.
+                    case json(Components.Schemas.ForgotPasswordAccepted)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.ForgotPasswordAccepted {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ResendVerification.Output.Accepted.Body
+                /// Creates a new `Accepted`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.ResendVerification.Output.Accepted.Headers,
+                    body: Operations.ResendVerification.Output.Accepted.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// Accepted.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)/responses/202`.
+            ///
+            /// HTTP response code: `202 accepted`.
+            case accepted(Operations.ResendVerification.Output.Accepted)
+            /// The associated value of the enum case if `self` is `.accepted`.
+            ///
+            /// - Throws: An error if `self` is not `.accepted`.
+            /// - SeeAlso: `.accepted`.
+            internal var accepted: Operations.ResendVerification.Output.Accepted {
+                get throws {
+                    switch self {
+                    case let .accepted(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "accepted",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad Request: `validation_failed` (including a missing or malformed `X-Tenant-ID` header) or `malformed_json`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not Found (`tenant_not_found`): no tenant with the given `X-Tenant-ID`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            internal var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too Many Requests (`rate_limited`), per tenant+IP and per account.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// Set a new password with a reset token
     ///
-    /// Consumes the token and revokes all sessions of the user.
+    /// Consumes the token, revokes all sessions of the user and marks its email verified (the reset mail proved the address).
     ///
     /// - Remark: HTTP `POST /v1/auth/reset-password`.
     /// - Remark: Generated from `#/paths//v1/auth/reset-password/post(resetPassword)`.
@@ -2887,7 +3263,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/reset-password/POST/responses/204/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/reset-password/POST/responses/204/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -2902,7 +3278,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -3226,7 +3602,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/verify-email/POST/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/verify-email/POST/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -3241,7 +3617,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -3527,7 +3903,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/me/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/me/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -3542,7 +3918,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -3894,7 +4270,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -3909,7 +4285,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -4254,7 +4630,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/POST/responses/201/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/POST/responses/201/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -4272,7 +4648,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -4715,7 +5091,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/search/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/search/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -4730,7 +5106,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -5043,7 +5419,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/me/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/me/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -5059,7 +5435,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -5407,7 +5783,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/me/PATCH/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/me/PATCH/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -5424,7 +5800,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -5904,7 +6280,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/me/courses/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/me/courses/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -5919,7 +6295,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -6259,7 +6635,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -6275,7 +6651,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -6416,7 +6792,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/GET/responses/304/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/GET/responses/304/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -6431,7 +6807,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         eTag: Components.Headers.ETag,
@@ -6794,7 +7170,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/PATCH/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/PATCH/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -6811,7 +7187,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -7297,7 +7673,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/DELETE/responses/204/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/DELETE/responses/204/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -7311,7 +7687,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         xContentTypeOptions: Components.Headers.XContentTypeOptions,
@@ -7672,7 +8048,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -7687,7 +8063,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -8032,7 +8408,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/POST/responses/201/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/POST/responses/201/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -8050,7 +8426,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -8502,7 +8878,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/search/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/search/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -8517,7 +8893,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -8857,7 +9233,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -8873,7 +9249,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -9014,7 +9390,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/GET/responses/304/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/GET/responses/304/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -9029,7 +9405,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         eTag: Components.Headers.ETag,
@@ -9392,7 +9768,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/PATCH/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/PATCH/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -9409,7 +9785,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -9895,7 +10271,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/DELETE/responses/204/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/DELETE/responses/204/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -9909,7 +10285,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         xContentTypeOptions: Components.Headers.XContentTypeOptions,
@@ -10246,7 +10622,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/enrollment/POST/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/enrollment/POST/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -10262,7 +10638,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -10419,7 +10795,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/enrollment/POST/responses/201/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/enrollment/POST/responses/201/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -10436,7 +10812,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -10830,7 +11206,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/enrollment/DELETE/responses/204/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/enrollment/DELETE/responses/204/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -10844,7 +11220,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         xContentTypeOptions: Components.Headers.XContentTypeOptions,
@@ -11164,7 +11540,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -11179,7 +11555,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -11563,7 +11939,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/POST/responses/201/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/POST/responses/201/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -11581,7 +11957,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -12051,7 +12427,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -12067,7 +12443,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -12208,7 +12584,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/GET/responses/304/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/GET/responses/304/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -12223,7 +12599,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         eTag: Components.Headers.ETag,
@@ -12595,7 +12971,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/PATCH/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/PATCH/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -12612,7 +12988,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -13107,7 +13483,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/DELETE/responses/204/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/DELETE/responses/204/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -13121,7 +13497,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         xContentTypeOptions: Components.Headers.XContentTypeOptions,
@@ -13461,7 +13837,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/progress/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/progress/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -13476,7 +13852,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -13865,7 +14241,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/progress/PUT/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/progress/PUT/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -13882,7 +14258,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -14349,7 +14725,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -14364,7 +14740,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -14672,7 +15048,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/mailbox/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/mailbox/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -14687,7 +15063,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -14966,7 +15342,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/tenants/POST/responses/201/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/tenants/POST/responses/201/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -14981,7 +15357,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -15246,7 +15622,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -15261,7 +15637,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -15560,7 +15936,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/POST/responses/201/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/POST/responses/201/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -15575,7 +15951,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -15932,7 +16308,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/DELETE/responses/204/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/DELETE/responses/204/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -15947,7 +16323,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -16225,7 +16601,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/responses/204/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/responses/204/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -16240,7 +16616,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -16489,7 +16865,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/clock/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/clock/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -16504,7 +16880,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -16771,7 +17147,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/clock/POST/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/clock/POST/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -16786,7 +17162,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -17111,7 +17487,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/clock/DELETE/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/clock/DELETE/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -17126,7 +17502,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,

@@ -26,7 +26,7 @@ internal protocol APIProtocol: Sendable {
     func getOpenApiDocument(_ input: Operations.GetOpenApiDocument.Input) async throws -> Operations.GetOpenApiDocument.Output
     /// Register a student account
     ///
-    /// Creates an unverified `student` in the tenant and sends a verification mail (visible in the dev mailbox in dev mode).
+    /// Answers `202` the same way whether or not the email is taken, so registration does not reveal which addresses have accounts. A new address gets an unverified `student` and a verification mail; an address held by a verified account gets a mail telling its holder that someone tried to register (kind `account_exists`) and nothing else changes; an address held by a pending *unverified* account replaces that account (whoever registered it first cannot squat the address). Mails are visible in the dev mailbox in dev mode. Limited per tenant and client address (`429`).
     ///
     /// - Remark: HTTP `POST /v1/auth/register`.
     /// - Remark: Generated from `#/paths//v1/auth/register/post(register)`.
@@ -57,9 +57,16 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/auth/forgot-password`.
     /// - Remark: Generated from `#/paths//v1/auth/forgot-password/post(forgotPassword)`.
     func forgotPassword(_ input: Operations.ForgotPassword.Input) async throws -> Operations.ForgotPassword.Output
+    /// Request a new email-verification mail
+    ///
+    /// Sends a new verification mail when the email belongs to an account that is not verified yet. Answers the same for unknown and already verified emails. Limited per tenant and client address and per email (`429`).
+    ///
+    /// - Remark: HTTP `POST /v1/auth/resend-verification`.
+    /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)`.
+    func resendVerification(_ input: Operations.ResendVerification.Input) async throws -> Operations.ResendVerification.Output
     /// Set a new password with a reset token
     ///
-    /// Consumes the token and revokes all sessions of the user.
+    /// Consumes the token, revokes all sessions of the user and marks its email verified (the reset mail proved the address).
     ///
     /// - Remark: HTTP `POST /v1/auth/reset-password`.
     /// - Remark: Generated from `#/paths//v1/auth/reset-password/post(resetPassword)`.
@@ -311,7 +318,7 @@ extension APIProtocol {
     }
     /// Register a student account
     ///
-    /// Creates an unverified `student` in the tenant and sends a verification mail (visible in the dev mailbox in dev mode).
+    /// Answers `202` the same way whether or not the email is taken, so registration does not reveal which addresses have accounts. A new address gets an unverified `student` and a verification mail; an address held by a verified account gets a mail telling its holder that someone tried to register (kind `account_exists`) and nothing else changes; an address held by a pending *unverified* account replaces that account (whoever registered it first cannot squat the address). Mails are visible in the dev mailbox in dev mode. Limited per tenant and client address (`429`).
     ///
     /// - Remark: HTTP `POST /v1/auth/register`.
     /// - Remark: Generated from `#/paths//v1/auth/register/post(register)`.
@@ -376,9 +383,24 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Request a new email-verification mail
+    ///
+    /// Sends a new verification mail when the email belongs to an account that is not verified yet. Answers the same for unknown and already verified emails. Limited per tenant and client address and per email (`429`).
+    ///
+    /// - Remark: HTTP `POST /v1/auth/resend-verification`.
+    /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)`.
+    internal func resendVerification(
+        headers: Operations.ResendVerification.Input.Headers,
+        body: Operations.ResendVerification.Input.Body
+    ) async throws -> Operations.ResendVerification.Output {
+        try await resendVerification(Operations.ResendVerification.Input(
+            headers: headers,
+            body: body
+        ))
+    }
     /// Set a new password with a reset token
     ///
-    /// Consumes the token and revokes all sessions of the user.
+    /// Consumes the token, revokes all sessions of the user and marks its email verified (the reset mail proved the address).
     ///
     /// - Remark: HTTP `POST /v1/auth/reset-password`.
     /// - Remark: Generated from `#/paths//v1/auth/reset-password/post(resetPassword)`.

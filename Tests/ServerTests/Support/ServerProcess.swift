@@ -16,12 +16,14 @@ final class ProcessOutput: Sendable {
 
     var value: String { text.withLock { $0 } }
 
-    /// The `http://127.0.0.1:<port>` the server announced, once it has.
+    /// The `http://127.0.0.1:<port>` the server announced, once it has (a server announcing
+    /// `0.0.0.0` is reached over 127.0.0.1).
     var announcedURL: URL? {
-        guard let range = value.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) else {
+        guard let range = value.range(of: #"http://(127\.0\.0\.1|0\.0\.0\.0):[0-9]+"#, options: .regularExpression)
+        else {
             return nil
         }
-        return URL(string: String(value[range]))
+        return URL(string: String(value[range]).replacingOccurrences(of: "0.0.0.0", with: "127.0.0.1"))
     }
 }
 
@@ -30,6 +32,9 @@ final class ProcessOutput: Sendable {
 /// Every wait is bounded; ``stop()`` and ``kill()`` are safe to call on a process that is
 /// already gone, so callers can always clean up.
 final class ServerProcess {
+    /// The port in ``baseURL``.
+    var port: Int { baseURL.port ?? 0 }
+
     static let timeout: Duration = .seconds(30)
 
     let process: Process
@@ -44,11 +49,23 @@ final class ServerProcess {
         self.stderr = stderr
     }
 
-    /// Starts the binary with `--port 0 --data-dir <dataDirectory>` and waits for its banner.
-    static func launch(dataDirectory: URL) async throws -> ServerProcess {
+    /// Starts the binary with `--port 0 --data-dir <dataDirectory>` (plus `arguments`) and waits
+    /// for its banner.
+    /// - Parameter fileLimit: When set, the server runs under `ulimit -n <fileLimit>`.
+    static func launch(
+        dataDirectory: URL, arguments: [String] = [], environment: [String: String]? = nil, fileLimit: Int? = nil
+    ) async throws -> ServerProcess {
         let process = Process()
-        process.executableURL = try executable()
-        process.arguments = ["--port", "0", "--data-dir", dataDirectory.path, "--log-level", "warning"]
+        let serverArguments = ["--port", "0", "--data-dir", dataDirectory.path, "--log-level", "warning"] + arguments
+        if let fileLimit {
+            // `exec` keeps the pid, so stop() and kill() still reach the server itself.
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", try executable().path] + serverArguments
+        } else {
+            process.executableURL = try executable()
+            process.arguments = serverArguments
+        }
+        if let environment { process.environment = environment }
         let stdout = ProcessOutput()
         let stderr = ProcessOutput()
         process.standardOutput = Self.pipe(into: stdout)
@@ -67,6 +84,31 @@ final class ServerProcess {
         throw HelperFailure(
             description: "edugo-server did not announce its address within \(timeout).\n"
                 + "stdout: \(stdout.value)\nstderr: \(stderr.value)")
+    }
+
+    /// Runs the binary with `arguments` and waits (bounded) for it to exit on its own, as a
+    /// server that refuses to start does.
+    /// - Returns: The exit status (`nil` if it had to be killed) and everything it wrote.
+    static func runToExit(_ arguments: [String]) async throws -> (status: Int32?, output: String) {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        let stdout = ProcessOutput()
+        let stderr = ProcessOutput()
+        process.standardOutput = Self.pipe(into: stdout)
+        process.standardError = Self.pipe(into: stderr)
+        try process.run()
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        if process.isRunning {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return (nil, stdout.value + stderr.value)
+        }
+        try await Task.sleep(for: .milliseconds(50))  // let the pipes drain
+        return (process.terminationStatus, stdout.value + stderr.value)
     }
 
     /// SIGTERM, then waits for the exit; falls back to SIGKILL after the timeout.
@@ -210,7 +252,7 @@ struct LiveClient {
 
     func registerVerified(_ account: Credentials) async throws {
         let registered = try await register(account)
-        guard registered.status == 201 else {
+        guard registered.status == 202 else {
             throw HelperFailure(description: "register answered \(registered.status): \(registered.text)")
         }
         let query = account.email.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? account.email

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import Testing
 
 @testable import EduGoServer
@@ -12,7 +13,16 @@ extension ServerConfiguration {
     static func testing(clock: TestClock = TestClock()) -> ServerConfiguration {
         ServerConfiguration(
             port: 0, storage: .inMemory, devMode: true, seedDemoData: true, logLevel: .critical,
-            passwordHashCost: 4, now: { clock.now })
+            passwordHashCost: 4, rateLimits: .testing, now: { clock.now })
+    }
+}
+
+extension RateLimits {
+    /// The standard limits, with room for the registrations a test makes from one address.
+    static var testing: RateLimits {
+        var limits = RateLimits.standard
+        limits.registerPerAddress = .init(limit: 1_000, window: .seconds(3600))
+        return limits
     }
 }
 
@@ -239,7 +249,7 @@ extension TestClientProtocol {
     @discardableResult
     func registerVerified(_ account: Credentials) async throws -> UserBody {
         let registered = try await register(account)
-        guard registered.status == .created else {
+        guard registered.status == .accepted else {
             throw HelperFailure(description: "register answered \(registered.status): \(registered.text)")
         }
         let token = try await mailedToken("verify_email", to: account.email, tenant: account.tenant)
@@ -284,4 +294,20 @@ func expectTokenRefused(_ response: TestResponse, sourceLocation: SourceLocation
     let challenge = response.headers[.wwwAuthenticate] ?? ""
     #expect(challenge.hasPrefix("Bearer"), "WWW-Authenticate: \(challenge)", sourceLocation: sourceLocation)
     #expect(challenge.contains(#"error="invalid_token""#), sourceLocation: sourceLocation)
+}
+
+// MARK: - Access to the shared services
+
+/// Builds the dependencies for `configuration` and drives a router over them in-process, so a
+/// test can look at the services (rate limiter, registry) the requests went through.
+@discardableResult
+func withServer<Value: Sendable>(
+    exposing configuration: ServerConfiguration,
+    _ test: @Sendable (any TestClientProtocol, Dependencies) async throws -> Value
+) async throws -> Value {
+    var logger = Logger(label: "edugo-tests")
+    logger.logLevel = configuration.logLevel
+    let deps = try await makeDependencies(configuration, logger: logger)
+    let app = Application(router: buildRouter(deps), logger: logger)
+    return try await app.test(.router) { client in try await test(client, deps) }
 }

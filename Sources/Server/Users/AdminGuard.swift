@@ -1,0 +1,19 @@
+import GRDB
+
+/// Checks made inside a write transaction, so that they hold for the write.
+enum AdminGuard {
+    /// Whether `userID` is an admin *now* (not when its token was checked).
+    static func isAdmin(_ db: Database, userID: String) throws -> Bool {
+        try UserRecord.fetchOne(db, key: userID)?.role == .admin
+    }
+
+    /// Throws `409 last_admin` when `userID` is the tenant's only admin.
+    static func keepOneAdmin(_ db: Database, losing userID: String) throws {
+        let others = try UserRecord.filter(UserRecord.Columns.role == UserRecord.Role.admin.rawValue)
+            .filter(UserRecord.Columns.id != userID).fetchCount(db)
+        if others == 0 {
+            throw APIError(
+                .conflict, code: "last_admin", detail: "A tenant keeps at least one admin: promote another user first.")
+        }
+    }
+}

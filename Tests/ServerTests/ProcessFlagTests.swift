@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+@testable import EduGoServer
+
+/// Process flags of the real `edugo-server` binary: what it seeds, what it refuses to start with.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct ProcessFlagTests {
+    @Test("with --no-dev the binary seeds no demo tenant: the published admin login does not work")
+    func noDevSeedsNothing() async throws {
+        try await withTemporaryDirectory { directory in
+            let server = try await ServerProcess.launch(dataDirectory: directory, arguments: ["--no-dev"])
+            let client = LiveClient(baseURL: server.baseURL)
+            defer { client.session.invalidateAndCancel() }
+            let login = try await client.login(.demoAdmin)
+            await server.stop()
+            #expect(login.status == 404, "body: \(login.text)")
+            #expect(!server.stdout.value.contains("Demo-Admin-2026"))
+        }
+    }
+
+    @Test("the binary refuses 0.0.0.0 while the demo tenants exist, naming --drop-demo-tenants, and starts once they are dropped")
+    func refusesNetworkHostWithDemoAccounts() async throws {
+        try await withTemporaryDirectory { directory in
+            // Given a data directory the dev-mode server seeded
+            let seeded = try await ServerProcess.launch(dataDirectory: directory)
+            #expect(await seeded.stop())
+
+            // When it is started on 0.0.0.0
+            let refused = try await ServerProcess.runToExit(
+                ["--host", "0.0.0.0", "--port", "0", "--data-dir", directory.path])
+
+            // Then it exits with an error that names the flag removing them
+            #expect(refused.status != nil && refused.status != 0)
+            #expect(refused.output.contains("--drop-demo-tenants"), "output: \(refused.output)")
+
+            // And with --drop-demo-tenants it starts, without the demo logins
+            let server = try await ServerProcess.launch(
+                dataDirectory: directory, arguments: ["--host", "0.0.0.0", "--drop-demo-tenants"])
+            let client = LiveClient(baseURL: server.baseURL)
+            defer { client.session.invalidateAndCancel() }
+            let login = try await client.login(.demoAdmin)
+            await server.stop()
+            #expect(login.status == 404, "body: \(login.text)")
+        }
+    }
+
+    @Test("--dev on a non-loopback host refuses to start")
+    func devRefusedOnNetworkHost() async throws {
+        try await withTemporaryDirectory { directory in
+            let refused = try await ServerProcess.runToExit(
+                ["--host", "0.0.0.0", "--port", "0", "--dev", "--data-dir", directory.path])
+            #expect(refused.status != nil && refused.status != 0)
+            #expect(refused.output.contains("dev mode"), "output: \(refused.output)")
+        }
+    }
+
+    @Test("a signing key file that exists but is not a key: the binary refuses to start, says why, leaves no .tmp")
+    func corruptSigningKeyRefusesToStart() async throws {
+        try await withTemporaryDirectory { directory in
+            let keys = directory.appendingPathComponent("keys")
+            try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
+            try Data("garbage".utf8).write(to: keys.appendingPathComponent("es256-signing-key.pem"))
+
+            let refused = try await ServerProcess.runToExit(["--port", "0", "--data-dir", directory.path])
+
+            #expect(refused.status != nil && refused.status != 0)
+            #expect(refused.output.contains("signing key"), "output: \(refused.output)")
+            #expect(refused.output.contains("not a PEM ES256 private key"), "output: \(refused.output)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: keys.path)
+            #expect(names == ["es256-signing-key.pem"])
+        }
+    }
+}

@@ -51,10 +51,10 @@ enum Fixture {
     }
 
     /// A stored session whose access token expires at `expiresAt`.
-    static func session(expiresAt: Date, refreshToken: String = "refresh-0") -> SessionTokens {
+    static func session(expiresAt: Date, refreshToken: String = "refresh-0", userID: String = "user-1") -> SessionTokens {
         SessionTokens(
             accessToken: TestJWT.make(exp: expiresAt), refreshToken: refreshToken, accessTokenExpiresAt: expiresAt,
-            userID: "user-1", tenantID: tenantID)
+            userID: userID, tenantID: tenantID)
     }
 
     /// An in-memory store already holding `tokens`.

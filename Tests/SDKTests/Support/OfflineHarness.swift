@@ -78,7 +78,8 @@ struct OfflineHarness: Sendable {
         let store = try store ?? OfflineStore.inMemory(tenantID: Fixture.tenantID, userID: Self.userID)
         let monitor = ConnectivityMonitor(initiallyConnected: true, environment: environment.sdk) { true }
         let transport = StubTransport { request in try await routes.answer(request) }
-        let tokens = await Fixture.store(holding: Fixture.session(expiresAt: .distantFuture))
+        // The session is the store's user's: the SDK never sends one user's writes with another's token.
+        let tokens = await Fixture.store(holding: Fixture.session(expiresAt: .distantFuture, userID: store.userID))
         let client = APIClient(
             configuration: Fixture.configuration(), transport: transport, tokenStore: tokens, environment: environment.sdk,
             observers: [monitor], logger: .silent)

@@ -53,10 +53,7 @@ struct WhoAmICommand: AsyncParsableCommand {
         let client = try global.client()
         let session = try await global.session(client)
         let stale = try await refresh(session, [.profile], options: global)
-        guard let me = try await session.profile.me() else {
-            if let stale { throw CLIError.unreachable("profile not cached and \(Output.describe(stale))") }
-            throw CLIError.failed("profile not cached yet")
-        }
+        guard let me = try await session.profile.me() else { throw notCached("profile", stale: stale) }
         if global.json {
             Output.json(
                 [

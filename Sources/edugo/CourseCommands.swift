@@ -41,10 +41,7 @@ struct CoursesCommand: AsyncParsableCommand {
             let client = try global.client()
             let session = try await global.session(client)
             let stale = try await refresh(session, [.course(id)], options: global)
-            guard let course = try await session.courses.course(id: id) else {
-                if let stale { throw CLIError.unreachable("course \(id) is not cached and \(Output.describe(stale))") }
-                throw CLIError.failed("course \(id) is not cached")
-            }
+            guard let course = try await session.courses.course(id: id) else { throw notCached("course \(id)", stale: stale) }
             if global.json {
                 Output.json(courseJSON(course.value).merging(Output.staleJSON(stale)) { $1 }.merging(["cached_at": Output.iso(course.fetchedAt)]) { $1 })
             } else {

@@ -99,8 +99,15 @@ func refresh(_ session: OfflineSession, _ jobs: [RefreshJob], options: GlobalOpt
     return nil
 }
 
-/// Fails a read that found nothing in the store and could not ask the server (exit 2).
+/// The error of a read that found `what` missing from the store: exit 2 when the server could
+/// not be asked (`stale`), 1 when it was asked and the store still has nothing.
+func notCached(_ what: String, stale: StaleReason?) -> CLIError {
+    guard let stale else { return .failed("\(what) not cached") }
+    return .unreachable("\(what) not cached and \(Output.describe(stale))")
+}
+
+/// Fails a list read that found nothing in the store and could not ask the server (exit 2).
 func requireCached(_ fetchedAt: Date?, isEmpty: Bool, stale: StaleReason?, what: String) throws {
-    guard let stale, fetchedAt == nil, isEmpty else { return }
-    throw CLIError.unreachable("no \(what) cached and \(Output.describe(stale))")
+    guard stale != nil, fetchedAt == nil, isEmpty else { return }
+    throw notCached(what, stale: stale)
 }

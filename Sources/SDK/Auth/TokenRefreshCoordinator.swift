@@ -88,12 +88,12 @@ public actor TokenRefreshCoordinator {
     /// ``validAccessToken()``, refused with `other_user` unless the session is `userID`'s (when given).
     func validAccessToken(for userID: String?) async throws -> String {
         guard let current = await currentTokens() else { throw NetworkError.unauthorized(code: "not_signed_in") }
-        if let userID, current.userID != userID { throw Self.otherUser }
+        try Self.require(current, belongsTo: userID)
         let now = environment.now()
         guard now.addingTimeInterval(leeway) >= current.accessTokenExpiresAt else { return current.accessToken }
         do {
             let refreshed = try await refresh(from: current)
-            if let userID, refreshed.userID != userID { throw Self.otherUser }
+            try Self.require(refreshed, belongsTo: userID)
             return refreshed.accessToken
         } catch let error as NetworkError where error.keepsSession || error == Self.windowExceeded {
             // Offline, a server hiccup, or too many refreshes lately: the old token is still good
@@ -112,11 +112,16 @@ public actor TokenRefreshCoordinator {
     /// session is `userID`'s (when given).
     func accessTokenAfterUnauthorized(failedToken: String, for userID: String?) async throws -> String {
         guard let current = await currentTokens() else { throw NetworkError.sessionExpired }
-        if let userID, current.userID != userID { throw Self.otherUser }
+        try Self.require(current, belongsTo: userID)
         if current.accessToken != failedToken { return current.accessToken }
         let refreshed = try await refresh(from: current)
-        if let userID, refreshed.userID != userID { throw Self.otherUser }
+        try Self.require(refreshed, belongsTo: userID)
         return refreshed.accessToken
+    }
+
+    /// Refuses with `other_user` tokens that are not `userID`'s (any user's when `nil`).
+    private static func require(_ tokens: SessionTokens, belongsTo userID: String?) throws {
+        if let userID, tokens.userID != userID { throw otherUser }
     }
 
     /// The refusal when the ``RefreshWindow`` is full.
@@ -144,29 +149,30 @@ public actor TokenRefreshCoordinator {
     /// (`generation`): a late answer never restores a signed-out session, overwrites the next
     /// user's tokens, or signs the next user out.
     private func exchange(_ refreshToken: String, generation started: Int) async throws -> SessionTokens {
+        let new: SessionTokens
         do {
-            let new = try await refresher(refreshToken)
-            guard generation == started else { throw Self.sessionChanged }
-            tokens = new
-            do {
-                try await store.save(new, for: key)
-            } catch {
-                // The token on disk is spent now: remove it rather than leave it for a relaunch.
-                try? await store.remove(key)
-                events.emit(.tokenStorageFailed)
-            }
-            guard generation == started else {
-                // Signed out or in while the save was under way: put the current state back on disk.
-                if let tokens { try? await store.save(tokens, for: key) } else { try? await store.remove(key) }
-                throw Self.sessionChanged
-            }
-            events.emit(.refreshed)
-            return new
+            new = try await refresher(refreshToken)
         } catch let error as NetworkError where !error.keepsSession {
             guard generation == started else { throw Self.sessionChanged }
             await clear(emitting: .sessionExpired)
             throw NetworkError.sessionExpired
         }
+        guard generation == started else { throw Self.sessionChanged }
+        tokens = new
+        do {
+            try await store.save(new, for: key)
+        } catch {
+            // The token on disk is spent now: remove it rather than leave it for a relaunch.
+            try? await store.remove(key)
+            events.emit(.tokenStorageFailed)
+        }
+        guard generation == started else {
+            // Signed out or in while the save was under way: put the current state back on disk.
+            if let tokens { try? await store.save(tokens, for: key) } else { try? await store.remove(key) }
+            throw Self.sessionChanged
+        }
+        events.emit(.refreshed)
+        return new
     }
 }
 

@@ -48,33 +48,48 @@ struct AuthRoutes {
     /// Sends a new verification mail to a pending account; the same `202` for unknown and
     /// already verified addresses.
     @Sendable func resendVerification(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let limits = deps.configuration.rateLimits
+        let (tenant, mailed) = try await issueEmailToken(
+            .verifyEmail, request: request, context: context, scope: "resend",
+            limits: (limits.resendVerificationPerAddress, limits.resendVerificationPerAccount),
+            lifetime: deps.configuration.verificationTokenLifetime, to: { !$0.emailVerified })
+        if let (user, token) = mailed {
+            await deps.mailer.sendVerification(to: user.email, token: token, tenant: tenant.tenantID)
+        }
+        return try JSONResponse.make(AcceptedResponse(), status: .accepted)
+    }
+
+    /// The shared step of forgot-password and resend-verification: reads the email, reserves the
+    /// attempt per address and per account, and, for an account `eligible` accepts, stores a new
+    /// single-use token of `kind` in the same transaction that finds the account. The same work
+    /// for unknown addresses (no account enumeration).
+    /// - Returns: The tenant, and the account with the token to mail (`nil` when none).
+    private func issueEmailToken(
+        _ kind: EmailTokenRecord.Kind, request: Request, context: EduGoRequestContext, scope: String,
+        limits: (perAddress: RateLimits.Rule, perAccount: RateLimits.Rule), lifetime: Duration,
+        to eligible: @escaping @Sendable (UserRecord) -> Bool
+    ) async throws -> (TenantDatabase, (UserRecord, String)?) {
         let tenant = try await deps.authenticator.namedTenant(request)
         let body = try await RequestBody.decode(
             ForgotPasswordRequest.self, from: request, allowedKeys: ForgotPasswordRequest.keys, limit: deps.bodyLimit)
         if let error = UserValidation.email(body.email) { throw APIError.validation([error]) }
-        let limits = deps.configuration.rateLimits
         let emailKey = UserRecord.emailKey(body.email)
         try await deps.rateLimiter.reserve([
-            (.address("resend", tenant: tenant.tenantID, context.clientAddress), limits.resendVerificationPerAddress),
-            (.account("resend", tenant: tenant.tenantID, emailKey: emailKey), limits.resendVerificationPerAccount),
+            (.address(scope, tenant: tenant.tenantID, context.clientAddress), limits.perAddress),
+            (.account(scope, tenant: tenant.tenantID, emailKey: emailKey), limits.perAccount),
         ])
         let token = SecureToken.generate()
         let now = deps.now
-        let expires = now.addingTimeInterval(deps.configuration.verificationTokenLifetime.timeInterval)
+        let expires = now.addingTimeInterval(lifetime.timeInterval)
         let user = try await tenant.writer.write { db -> UserRecord? in
-            guard let user = try UserRecord.filter(UserRecord.Columns.emailKey == emailKey).fetchOne(db),
-                !user.emailVerified
+            guard let user = try UserRecord.filter(UserRecord.Columns.emailKey == emailKey).fetchOne(db), eligible(user)
             else { return nil }
             try EmailTokenRecord(
-                tokenHash: SecureToken.hash(token), userId: user.id, kind: .verifyEmail, createdAt: now,
-                expiresAt: expires
+                tokenHash: SecureToken.hash(token), userId: user.id, kind: kind, createdAt: now, expiresAt: expires
             ).insert(db)
             return user
         }
-        if let user {
-            await deps.mailer.sendVerification(to: user.email, token: token, tenant: tenant.tenantID)
-        }
-        return try JSONResponse.make(AcceptedResponse(), status: .accepted)
+        return (tenant, user.map { ($0, token) })
     }
 
     @Sendable func login(_ request: Request, context: EduGoRequestContext) async throws -> Response {
@@ -138,32 +153,12 @@ struct AuthRoutes {
     }
 
     @Sendable func forgotPassword(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let tenant = try await deps.authenticator.namedTenant(request)
-        let body = try await RequestBody.decode(
-            ForgotPasswordRequest.self, from: request, allowedKeys: ForgotPasswordRequest.keys, limit: deps.bodyLimit)
-        if let error = UserValidation.email(body.email) { throw APIError.validation([error]) }
         let limits = deps.configuration.rateLimits
-        let emailKey = UserRecord.emailKey(body.email)
-        try await deps.rateLimiter.reserve([
-            (.address("forgot", tenant: tenant.tenantID, context.clientAddress), limits.forgotPasswordPerAddress),
-            (.account("forgot", tenant: tenant.tenantID, emailKey: emailKey), limits.forgotPasswordPerAccount),
-        ])
-
-        // The same work and the same answer whether or not the account exists.
-        let token = SecureToken.generate()
-        let now = deps.now
-        let expires = now.addingTimeInterval(deps.configuration.resetTokenLifetime.timeInterval)
-        let user = try await tenant.writer.write { db -> UserRecord? in
-            guard let user = try UserRecord.filter(UserRecord.Columns.emailKey == emailKey).fetchOne(db) else {
-                return nil
-            }
-            try EmailTokenRecord(
-                tokenHash: SecureToken.hash(token), userId: user.id, kind: .resetPassword, createdAt: now,
-                expiresAt: expires
-            ).insert(db)
-            return user
-        }
-        if let user {
+        let (tenant, mailed) = try await issueEmailToken(
+            .resetPassword, request: request, context: context, scope: "forgot",
+            limits: (limits.forgotPasswordPerAddress, limits.forgotPasswordPerAccount),
+            lifetime: deps.configuration.resetTokenLifetime, to: { _ in true })
+        if let (user, token) = mailed {
             await deps.mailer.sendPasswordReset(to: user.email, token: token, tenant: tenant.tenantID)
         }
         return try JSONResponse.make(AcceptedResponse(), status: .accepted)

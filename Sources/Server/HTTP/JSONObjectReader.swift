@@ -55,6 +55,8 @@ struct JSONObjectReader {
                  "must be \(length.lowerBound) to \(length.upperBound) characters")
             return nil
         }
+        // An id that is only looked up is taken as sent: a blank one simply matches nothing (404).
+        guard storesText else { return string }
         let trimmed = string.trimmingCharacters(in: .schemaWhitespace)
         if length.lowerBound > 0 && trimmed.isEmpty {
             fail(key, "blank", "must not be blank")

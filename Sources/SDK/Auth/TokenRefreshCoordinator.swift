@@ -22,6 +22,9 @@ public actor TokenRefreshCoordinator {
     /// Moves on every sign-in and sign-out: a refresh started under another generation belongs
     /// to a session that no longer exists, and its outcome is dropped.
     private var generation = 0
+    /// Why there are no tokens when the server ended the session: callers that arrive after the
+    /// rejected refresh hear `sessionExpired` too, not "not signed in".
+    private var endedBy: NetworkError?
 
     init(
         store: any TokenStore, key: TokenStoreKey, environment: SDKEnvironment, leeway: Duration,
@@ -58,6 +61,7 @@ public actor TokenRefreshCoordinator {
     /// Stores the tokens of a new sign-in.
     func signIn(_ new: SessionTokens) async throws {
         generation += 1
+        endedBy = nil
         tokens = new
         loaded = true
         try await store.save(new, for: key)
@@ -67,6 +71,7 @@ public actor TokenRefreshCoordinator {
     /// Forgets the session locally and emits `event`.
     func clear(emitting event: SessionEvent) async {
         generation += 1
+        endedBy = event == .sessionExpired ? .sessionExpired : nil
         tokens = nil
         loaded = true
         try? await store.remove(key)
@@ -87,7 +92,7 @@ public actor TokenRefreshCoordinator {
 
     /// ``validAccessToken()``, refused with `other_user` unless the session is `userID`'s (when given).
     func validAccessToken(for userID: String?) async throws -> String {
-        guard let current = await currentTokens() else { throw NetworkError.unauthorized(code: "not_signed_in") }
+        guard let current = await currentTokens() else { throw endedBy ?? NetworkError.unauthorized(code: "not_signed_in") }
         try Self.require(current, belongsTo: userID)
         let now = environment.now()
         guard now.addingTimeInterval(leeway) >= current.accessTokenExpiresAt else { return current.accessToken }

@@ -45,6 +45,64 @@ struct ConnectionLimitTests {
         }
     }
 
+    @Test("a request whose body stops arriving is closed within --idle-timeout, whether or not its handler reads it")
+    func stalledBodyIsClosed() async throws {
+        try await withTemporaryDirectory { directory in
+            let server = try await ServerProcess.launch(dataDirectory: directory, arguments: ["--idle-timeout", "2"])
+            try await running(server) { client in
+
+                // Given a login whose body declares 100 bytes and sends 10, read by its handler
+                let reading = try RawConnection(port: server.port)
+                try reading.send(
+                    "POST /v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Tenant-ID: demo\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"email\":")
+                // And a GET whose handler never reads the 50 bytes its head announces
+                let ignoring = try RawConnection(port: server.port)
+                try ignoring.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 50\r\n\r\nabc")
+
+                // Then both connections are closed within the timeout (plus slack)
+                let read = reading.readUntilClosed(timeout: .seconds(8))
+                #expect(read.closed, "still open; received: \(read.text)")
+                let ignored = ignoring.readUntilClosed(timeout: .seconds(8))
+                #expect(ignored.closed, "still open; received: \(ignored.text)")
+
+                // And normal requests are served meanwhile and after
+                #expect(try await client.send("GET", "/health").status == 200)
+            }
+        }
+    }
+
+    @Test("--max-connections: the connection over the cap is served only once another one closes")
+    func connectionCap() async throws {
+        try await withTemporaryDirectory { directory in
+            let server = try await ServerProcess.launch(
+                dataDirectory: directory, arguments: ["--max-connections", "3", "--idle-timeout", "60"])
+            try await running(server) { _ in
+
+                // Given three kept-alive connections, each accepted and served once
+                // (one at a time: the server checks the cap between accept batches)
+                var held: [RawConnection] = []
+                for _ in 0..<3 {
+                    let connection = try RawConnection(port: server.port)
+                    try #require(try connection.exchange("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") == 200)
+                    held.append(connection)
+                }
+
+                // When a fourth sends a whole request
+                let waiting = try RawConnection(port: server.port)
+                try waiting.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+
+                // Then it gets no answer while the cap is reached
+                #expect(waiting.status(within: .seconds(2)) == nil)
+
+                // And it is answered as soon as one held connection closes
+                held.removeFirst()
+                #expect(waiting.status(within: .seconds(10)) == 200)
+                _ = held
+            }
+        }
+    }
+
     @Test("300 dev tenants under ulimit -n 256: all are created and the first and the last still sign in")
     func manyTenantsUnderADescriptorLimit() async throws {
         try await withTemporaryDirectory { directory in

@@ -68,6 +68,11 @@ final class RawConnection {
     /// Sends a whole request and reads the response head's status code (bounded).
     func exchange(_ request: String, timeout: Duration = .seconds(10)) throws -> Int? {
         try send(request)
+        return status(within: timeout)
+    }
+
+    /// Reads the status code of the next response head, or nil when none arrives within `timeout`.
+    func status(within timeout: Duration) -> Int? {
         let deadline = ContinuousClock.now + timeout
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)

@@ -2,6 +2,9 @@ import EduGoSDK
 import EduGoServer
 import EduGoTesting
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Synchronization
 import Testing
 
@@ -36,6 +39,15 @@ import Testing
         try await AuthService(client: api).login(email: student.email, password: student.password)
         let progress = try await api.execute(endpoint: .Courses.progress(courseID), as: CourseProgress.self)
         return progress.lessons.first { $0.lessonId == lessonID }
+    }
+
+    /// The status of `GET /v1/users/me` with a bare access token: no refresh, no retry.
+    static func profileStatus(_ server: EduGoTestServer, accessToken: String) async throws -> Int {
+        var request = URLRequest(url: server.baseURL.appendingPathComponent("v1/users/me"))
+        request.setValue(server.tenantID, forHTTPHeaderField: "X-Tenant-ID")
+        request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
+        let (_, response) = try await URLSession.shared.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
     }
 
     @Test("a progress write whose answer the server dropped is replayed with its key: Idempotent-Replayed, one version step")
@@ -137,9 +149,18 @@ import Testing
             try await session.progress.record(courseID: learner.courseID, lessonID: learner.lessonID, watchedSeconds: 30)
             #expect(try await session.engine.outbox.pending().count == 1)
 
+            let probe = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, tenantID: server.tenantID, retryPolicy: .none))
+            let student = server.account(.student)
+            try await AuthService(client: probe).login(email: student.email, password: student.password)
+            let accessToken = try #require(await probe.session.currentTokens()?.accessToken)
+            #expect(try await Self.profileStatus(server, accessToken: accessToken) == 200)
+
             // When a day and a second pass and the app syncs
             try await server.advanceClock(by: .seconds(24 * 3600 + 1))
             let report = await session.engine.syncNow()
+
+            // (the server's own clock moved: an access token it issued a moment ago has expired)
+            #expect(try await Self.profileStatus(server, accessToken: accessToken) == 401)
 
             // Then the write is a dead letter with reason stale, and the server never applied it
             #expect(report.deadLettered == 1)

@@ -7,10 +7,10 @@ import time
 import requests
 import schemathesis
 
-BASE_URL = os.environ["EDUGO_FUZZ_URL"]
-TENANT = os.environ["EDUGO_FUZZ_TENANT"]
-EMAIL = os.environ["EDUGO_FUZZ_EMAIL"]
-PASSWORD = os.environ["EDUGO_FUZZ_PASSWORD"]
+BASE_URL = os.environ["EDUGO_URL"]
+TENANT = os.environ["EDUGO_TENANT"]
+EMAIL = os.environ["EDUGO_ADMIN_EMAIL"]
+PASSWORD = os.environ["EDUGO_ADMIN_PASSWORD"]
 
 
 @schemathesis.auth(refresh_interval=None)

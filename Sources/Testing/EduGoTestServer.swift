@@ -25,9 +25,13 @@ import FoundationNetworking
 /// try await server.advanceClock(by: .seconds(901))
 /// ```
 ///
+/// ``stop()`` takes the server off the network (clients see the connection refused, as when a
+/// device goes offline) and ``restart()`` brings it back on the same port with the same data, so a
+/// test can watch its client queue writes and then sync them.
+///
 /// Each server is independent (its own port, storage and clock), so tests may run in parallel.
-/// Call ``shutdown()`` when the test ends; dropping the last reference also stops the server,
-/// without waiting for it.
+/// Call ``shutdown()`` when the test ends, or use ``with(_:_:)``; dropping the last reference also
+/// stops the server, without waiting for it.
 public final class EduGoTestServer: Sendable {
     /// The role of a seeded account.
     public enum Role: String, Sendable, CaseIterable {
@@ -51,60 +55,64 @@ public final class EduGoTestServer: Sendable {
     /// The fresh tenant's accounts, one per role.
     public let accounts: [Account]
 
-    private let running: Task<Void, any Error>
-    private let base: @Sendable () -> Date
+    private let configuration: ServerConfiguration
+    private let running: Mutex<Task<Void, any Error>?>
+    private let ownedDirectory: URL?
     private let offset: Mutex<Int>
     private let session: URLSession
 
     private init(
-        baseURL: URL, tenantID: String, accounts: [Account], running: Task<Void, any Error>,
-        base: @escaping @Sendable () -> Date, session: URLSession
+        baseURL: URL, tenantID: String, accounts: [Account], configuration: ServerConfiguration,
+        running: Task<Void, any Error>, ownedDirectory: URL?, session: URLSession
     ) {
         self.baseURL = baseURL
         self.tenantID = tenantID
         self.accounts = accounts
-        self.running = running
-        self.base = base
+        self.configuration = configuration
+        self.running = Mutex(running)
+        self.ownedDirectory = ownedDirectory
         self.offset = Mutex(0)
         self.session = session
     }
 
     deinit {
-        running.cancel()
+        running.withLock { $0?.cancel() }
+        if let ownedDirectory { try? FileManager.default.removeItem(at: ownedDirectory) }
     }
 
     /// Starts a server and creates its tenant.
     ///
     /// - Parameter configure: Adjusts the configuration before the server starts (token lifetimes,
-    ///   rate limits, `seedDemoData`, the base clock). The server always runs in dev mode on
-    ///   `127.0.0.1` with a free port; storage defaults to in-memory, bcrypt to the cheap cost 4
-    ///   (passwords are still really hashed) and demo seeding to off.
+    ///   rate limits, `seedDemoData`, the base clock, storage). The server always runs in dev mode
+    ///   on `127.0.0.1` with a free port; storage defaults to a temporary directory that
+    ///   ``shutdown()`` removes (so ``restart()`` keeps the data), bcrypt to the cheap cost 4
+    ///   (passwords are still really hashed) and demo seeding to off. With `.inMemory` storage a
+    ///   restarted server starts empty.
     /// - Throws: ``EduGoTestServerError`` when the server does not come up within 30 seconds, or
     ///   the error that prevented it from starting.
     public static func start(
         _ configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> EduGoTestServer {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-test-\(UUID().uuidString)")
         var configuration = ServerConfiguration(
-            port: 0, storage: .inMemory, devMode: true, seedDemoData: false, logLevel: .critical,
+            port: 0, storage: .directory(directory), devMode: true, seedDemoData: false, logLevel: .critical,
             passwordHashCost: 4)
         configure(&configuration)
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.devMode = true
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        configuration.onServerRunning = { port in
-            continuation.yield(port)
-            continuation.finish()
+        let ownedDirectory = configuration.storage == .directory(directory) ? directory : nil
+        func removeDirectory() {
+            if let ownedDirectory { try? FileManager.default.removeItem(at: ownedDirectory) }
         }
-        let app = try await buildApplication(configuration)
-        let running = Task { try await app.run() }
-        guard let port = await firstPort(of: ports, within: .seconds(30)),
-            let baseURL = URL(string: "http://127.0.0.1:\(port)")
-        else {
-            running.cancel()
-            _ = try? await running.value
-            throw EduGoTestServerError.didNotStart
+        let (running, port): (Task<Void, any Error>, Int)
+        do {
+            (running, port) = try await launch(configuration)
+        } catch {
+            removeDirectory()
+            throw error
         }
+        configuration.port = port
         // No cookie store and no cache, as the SDK's transport: FoundationNetworking's shared
         // stores are process-wide and only get in the way of a test's plain requests.
         let sessionConfiguration = URLSessionConfiguration.ephemeral
@@ -113,17 +121,40 @@ public final class EduGoTestServer: Sendable {
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         let session = URLSession(configuration: sessionConfiguration)
         do {
+            guard let baseURL = URL(string: "http://127.0.0.1:\(port)") else { throw EduGoTestServerError.didNotStart }
             let created: CreatedTenant = try await DevRequest(session: session, baseURL: baseURL)
                 .send("POST", "/__dev/tenants", expecting: 201)
             let accounts = created.accounts.compactMap { account in
                 Role(rawValue: account.role).map { Account(email: account.email, password: account.password, role: $0) }
             }
             return EduGoTestServer(
-                baseURL: baseURL, tenantID: created.tenantId, accounts: accounts, running: running,
-                base: configuration.now, session: session)
+                baseURL: baseURL, tenantID: created.tenantId, accounts: accounts, configuration: configuration,
+                running: running, ownedDirectory: ownedDirectory, session: session)
         } catch {
             running.cancel()
             _ = try? await running.value
+            session.invalidateAndCancel()
+            removeDirectory()
+            throw error
+        }
+    }
+
+    /// Starts a server, runs `body` with it, and shuts it down whatever `body` does.
+    ///
+    /// - Parameters:
+    ///   - configure: As for ``start(_:)``.
+    ///   - body: The test's work against the running server.
+    public static func with<Value: Sendable>(
+        _ configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (EduGoTestServer) async throws -> Value
+    ) async throws -> Value {
+        let server = try await start(configure)
+        do {
+            let value = try await body(server)
+            await server.shutdown()
+            return value
+        } catch {
+            await server.shutdown()
             throw error
         }
     }
@@ -133,11 +164,48 @@ public final class EduGoTestServer: Sendable {
         accounts.first { $0.role == role } ?? Account(email: "", password: "", role: role)
     }
 
-    /// Stops the server and waits until its socket is closed.
+    /// Takes the server off the network and waits until its socket is closed: clients see the
+    /// connection refused. Its data stays for ``restart()``.
+    public func stop() async {
+        let task = running.withLock { task in
+            defer { task = nil }
+            return task
+        }
+        guard let task else { return }
+        task.cancel()
+        _ = try? await task.value
+    }
+
+    /// Brings a stopped server back on the same port, with the same data and clock offset (fault
+    /// rules do not survive a restart). Does nothing while the server runs.
+    ///
+    /// - Throws: ``EduGoTestServerError/didNotStart`` when the port was taken meanwhile, or the
+    ///   error that prevented the server from starting.
+    public func restart() async throws {
+        guard running.withLock({ $0 == nil }) else { return }
+        let (task, _) = try await Self.launch(configuration)
+        let spare = running.withLock { current -> Task<Void, any Error>? in
+            guard current == nil else { return task }
+            current = task
+            return nil
+        }
+        if let spare {  // another restart won the race: keep its server
+            spare.cancel()
+            _ = try? await spare.value
+            return
+        }
+        let seconds = offset.withLock { $0 }
+        if seconds > 0 {
+            let _: ClockState = try await request.send(
+                "POST", "/__dev/clock", body: ["advance_seconds": .int(seconds)], expecting: 200)
+        }
+    }
+
+    /// Stops the server, waits until its socket is closed and removes its temporary storage.
     public func shutdown() async {
-        running.cancel()
-        _ = try? await running.value
+        await stop()
         session.invalidateAndCancel()
+        if let ownedDirectory { try? FileManager.default.removeItem(at: ownedDirectory) }
     }
 
     // MARK: Clock
@@ -147,7 +215,7 @@ public final class EduGoTestServer: Sendable {
     /// Give it to your client as its clock, so both sides see time pass together:
     /// `SDKEnvironment(now: server.now, ...)`.
     public func now() -> Date {
-        base().addingTimeInterval(TimeInterval(offset.withLock { $0 }))
+        configuration.now().addingTimeInterval(TimeInterval(offset.withLock { $0 }))
     }
 
     /// Moves the server's clock forward: tokens expire, rate-limit windows pass, idempotency records age.
@@ -232,6 +300,24 @@ public final class EduGoTestServer: Sendable {
     private static func milliseconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
         return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// Runs a server built from `configuration` and waits for the port it bound.
+    private static func launch(_ configuration: ServerConfiguration) async throws -> (Task<Void, any Error>, Int) {
+        var configuration = configuration
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        configuration.onServerRunning = { port in
+            continuation.yield(port)
+            continuation.finish()
+        }
+        let app = try await buildApplication(configuration)
+        let running = Task { try await app.run() }
+        guard let port = await firstPort(of: ports, within: .seconds(30)) else {
+            running.cancel()
+            _ = try? await running.value
+            throw EduGoTestServerError.didNotStart
+        }
+        return (running, port)
     }
 
     private static func firstPort(of ports: AsyncStream<Int>, within limit: Duration) async -> Int? {

@@ -1,4 +1,5 @@
 import EduGoSDK
+import EduGoTesting
 import EduGoServer
 import Foundation
 import Testing
@@ -9,10 +10,10 @@ import Testing
     func fullSessionLifecycle() async throws {
         let clock = TestClock()
         // A 150 s access token: the SDK refreshes once fewer than 120 s remain.
-        try await LiveServer.with(.endToEnd(clock: clock, accessTokenLifetime: .seconds(150))) { server in
+        try await EduGoTestServer.with({ $0 = .endToEnd(clock: clock, accessTokenLifetime: .seconds(150)) }) { server in
             let store = InMemoryTokenStore()
             let client = APIClient(
-                configuration: APIConfiguration(baseURL: try await server.baseURL, tenantID: "demo"),
+                configuration: APIConfiguration(baseURL: server.baseURL, tenantID: "demo"),
                 tokenStore: store, environment: clock.sdkEnvironment)
             let auth = AuthService(client: client)
             let events = EventRecorder.recording(auth.sessionEvents)
@@ -67,9 +68,9 @@ import Testing
         let clock = TestClock()
         var limits = RateLimits.standard
         limits.loginPerAccount = .init(limit: 2, window: .seconds(900))
-        try await LiveServer.with(.endToEnd(clock: clock, rateLimits: limits)) { server in
+        try await EduGoTestServer.with({ $0 = .endToEnd(clock: clock, rateLimits: limits) }) { server in
             let client = APIClient(
-                configuration: APIConfiguration(baseURL: try await server.baseURL, tenantID: "demo"),
+                configuration: APIConfiguration(baseURL: server.baseURL, tenantID: "demo"),
                 environment: clock.sdkEnvironment)
             let auth = AuthService(client: client)
             for _ in 0..<2 {
@@ -86,11 +87,10 @@ import Testing
     @Test("a server that goes away mid-session gives noConnection and the tokens survive")
     func serverStoppedMidSession() async throws {
         let clock = TestClock()
-        let server = LiveServer(.endToEnd(clock: clock))
-        try await server.start()
+        let server = try await EduGoTestServer.start { $0 = .endToEnd(clock: clock) }
         let store = InMemoryTokenStore()
         let client = APIClient(
-            configuration: APIConfiguration(baseURL: try await server.baseURL, tenantID: "demo"),
+            configuration: APIConfiguration(baseURL: server.baseURL, tenantID: "demo"),
             tokenStore: store, environment: clock.sdkEnvironment)
         let auth = AuthService(client: client)
         _ = try await auth.login(email: Demo.studentEmail, password: Demo.studentPassword)
@@ -102,5 +102,6 @@ import Testing
         clock.advance(by: 800)
         await #expect(throws: NetworkError.noConnection) { try await auth.me() }
         #expect(await store.load(TokenStoreKey(tenantID: "demo")) == before)
+        await server.shutdown()
     }
 }

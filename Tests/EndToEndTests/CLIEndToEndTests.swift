@@ -1,4 +1,5 @@
 import EduGoSDK
+import EduGoTesting
 import EduGoServer
 import Foundation
 import Testing
@@ -8,11 +9,8 @@ import Testing
     @Test("login, list, a progress write queued while the server is down, sync now, status shows nothing pending")
     func offlineRoundTrip() async throws {
         try await withTemporaryDirectory { root in
-            let server = LiveServer(.init(
-                port: 0, storage: .directory(root.appendingPathComponent("server")), devMode: true, logLevel: .critical,
-                passwordHashCost: 4))
-            try await server.start()
-            let url = try await server.baseURL
+            let server = try await EduGoTestServer.start { $0.seedDemoData = true }
+            let url = server.baseURL
             let cli = CLIRunner(server: url, dataDirectory: root.appendingPathComponent("cli"))
 
             let login = try await cli.run(["login", "--email", Demo.studentEmail, "--password-stdin"], input: Demo.studentPassword + "\n")
@@ -40,7 +38,7 @@ import Testing
             #expect(cached.stdout.contains("offline"))
 
             // It comes back: the write syncs and nothing is pending
-            try await server.start()
+            try await server.restart()
             let sync = try await cli.run(["sync", "now"])
             #expect(sync.status == 0, "\(sync.stderr)")
             let status = try await cli.run(["sync", "status", "--json"])
@@ -52,15 +50,15 @@ import Testing
             #expect(json.keys.contains("oldest_pending_age_seconds"))
             let progress: CourseProgress = try await serverView(url).execute(endpoint: .Courses.progress(courseID))
             #expect(progress.lessons.first { $0.lessonId == lessonID }?.watchedSeconds == 321)
-            await server.stop()
+            await server.shutdown()
         }
     }
 
     @Test("bad arguments exit 1, a wrong password 3, an unreachable server 2, each with one line on stderr")
     func exitCodes() async throws {
         try await withTemporaryDirectory { root in
-            try await LiveServer.with(.init(port: 0, storage: .inMemory, devMode: true, logLevel: .critical, passwordHashCost: 4)) { server in
-                let cli = CLIRunner(server: try await server.baseURL, dataDirectory: root)
+            try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+                let cli = CLIRunner(server: server.baseURL, dataDirectory: root)
                 let usage = try await cli.run(["progress", "set"])
                 #expect(usage.status == 1)
                 let wrong = try await cli.run(["login", "--email", Demo.studentEmail, "--password-stdin"], input: "not-the-password\n")

@@ -1,4 +1,5 @@
 import EduGoSDK
+import EduGoTesting
 import EduGoServer
 import Foundation
 import Testing
@@ -16,8 +17,8 @@ import Testing
     /// Signs the CLI in against a live server and caches the course list, one course, its
     /// lessons and progress; the server is stopped afterwards.
     static func cacheFromLiveServer(_ directory: URL) async throws -> Cached {
-        try await LiveServer.with(.init(port: 0, storage: .inMemory, devMode: true, logLevel: .critical, passwordHashCost: 4)) { server in
-            let url = try await server.baseURL
+        try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+            let url = server.baseURL
             let cli = CLIRunner(server: url, dataDirectory: directory)
             let login = try await cli.run(["login", "--email", Demo.studentEmail, "--password-stdin"], input: Demo.studentPassword + "\n")
             #expect(login.status == 0, "\(login.stderr)")

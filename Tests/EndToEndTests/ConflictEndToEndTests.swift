@@ -1,4 +1,5 @@
 import EduGoSDK
+import EduGoTesting
 import EduGoServer
 import Foundation
 import Testing
@@ -68,8 +69,8 @@ import Testing
         _ check: (URL, OfflineSession, OfflineSession, String, String, String) async throws -> Void
     ) async throws {
         try await withTemporaryDirectory { root in
-            try await LiveServer.with(.init(port: 0, storage: .inMemory, devMode: true, logLevel: .critical, passwordHashCost: 4)) { server in
-                let url = try await server.baseURL
+            try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+                let url = server.baseURL
                 let policy = ConflictPolicy(progress: strategy, profile: strategy, other: .serverWins)
                 let deviceA = makeEduGoClient(server: url, directory: root.appendingPathComponent("a"), policy: policy)
                 let deviceB = makeEduGoClient(server: url, directory: root.appendingPathComponent("b"), policy: policy)

@@ -172,6 +172,31 @@ import Testing
         await server.shutdown()
     }
 
+    @Test("stop takes a test server off the network; restart brings it back on its port with its data and clock")
+    func stopAndRestart() async throws {
+        try await EduGoTestServer.with { server in
+            let student = server.account(.student)
+            let auth = AuthService(
+                client: APIClient(configuration: APIConfiguration(baseURL: server.baseURL, tenantID: server.tenantID, retryPolicy: .none)))
+            try await auth.login(email: student.email, password: student.password)
+            try await server.advanceClock(by: .seconds(3600))
+
+            // When the server stops, the client cannot reach it
+            await server.stop()
+            await #expect(throws: NetworkError.noConnection) { try await auth.me() }
+
+            // Then after a restart the same session works (tenant, account and signing key kept)
+            try await server.restart()
+            #expect(try await auth.me().email == student.email)
+            // And the server's clock is still an hour ahead
+            var request = URLRequest(url: server.baseURL.appendingPathComponent("__dev/clock"))
+            request.setValue(server.tenantID, forHTTPHeaderField: "X-Tenant-ID")
+            let (data, _) = try await URLSession.shared.data(for: request)
+            let clock = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(clock["offset_seconds"] as? Int == 3600)
+        }
+    }
+
     @Test("two test servers' tenants with different fault rules do not see each other's faults")
     func tenantsDoNotShareFaults() async throws {
         // Given one server with the demo tenants, and a fault rule only for acme

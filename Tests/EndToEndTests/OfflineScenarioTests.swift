@@ -1,4 +1,5 @@
 import EduGoSDK
+import EduGoTesting
 import EduGoServer
 import Foundation
 import Testing
@@ -8,8 +9,8 @@ import Testing
     @Test("a write whose response was lost is replayed with its key and applied once")
     func lostResponseIsNotDuplicated() async throws {
         try await withTemporaryDirectory { root in
-            try await LiveServer.with(.init(port: 0, storage: .inMemory, devMode: true, logLevel: .critical, passwordHashCost: 4)) { server in
-                let url = try await server.baseURL
+            try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+                let url = server.baseURL
                 let transport = LosingTransport(losing: 1) { $0.method == .put }
                 let client = EduGoClient(
                     configuration: APIConfiguration(baseURL: url, tenantID: "demo", retryPolicy: .none, readRefresh: patientReads),
@@ -48,11 +49,8 @@ import Testing
     func cacheRevalidation() async throws {
         try await withTemporaryDirectory { root in
             // The server keeps its data across the restart, so the session stays valid.
-            let server = LiveServer(.init(
-                port: 0, storage: .directory(root.appendingPathComponent("server")), devMode: true, logLevel: .critical,
-                passwordHashCost: 4))
-            try await server.start()
-            let url = try await server.baseURL
+            let server = try await EduGoTestServer.start { $0.seedDemoData = true }
+            let url = server.baseURL
             let client = makeEduGoClient(server: url, directory: root.appendingPathComponent("client"))
             let session = try await client.signIn(email: Demo.studentEmail, password: Demo.studentPassword)
             let page: Page<Course> = try await session.cache.fetchJSON(.Courses.list(limit: 1), policy: .networkOnly)
@@ -67,22 +65,22 @@ import Testing
             #expect(offline.source == .memory)
             #expect(offline.response.body == fresh.response.body)
 
-            try await server.start()
+            try await server.restart()
             let revalidated = try await session.cache.fetch(.Courses.get(courseID), policy: .networkFirst)
             #expect(revalidated.source == .revalidated)
             #expect(revalidated.storedAt > fresh.storedAt)
             #expect(revalidated.response.body == fresh.response.body)
             // A cache-first read now is served from memory without a request.
             #expect(try await session.cache.fetch(.Courses.get(courseID), policy: .cacheFirst).source == .memory)
-            await server.stop()
+            await server.shutdown()
         }
     }
 
     @Test("a write the server rejects lands in dead letters with its reason and shows on the status")
     func rejectedWriteIsDeadLettered() async throws {
         try await withTemporaryDirectory { root in
-            try await LiveServer.with(.init(port: 0, storage: .inMemory, devMode: true, logLevel: .critical, passwordHashCost: 4)) { server in
-                let url = try await server.baseURL
+            try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+                let url = server.baseURL
                 let admin = try await serverView(url, email: Demo.adminEmail, password: Demo.adminPassword)
                 let created: Course = try await admin.execute(
                     endpoint: .Courses.create,
@@ -115,9 +113,8 @@ import Testing
     @Test("sign-out with pending writes is refused, with discard it wipes, and the next user sees nothing")
     func signOutWipesTheUsersData() async throws {
         try await withTemporaryDirectory { root in
-            let server = LiveServer(.init(port: 0, storage: .inMemory, devMode: true, logLevel: .critical, passwordHashCost: 4))
-            try await server.start()
-            let url = try await server.baseURL
+            let server = try await EduGoTestServer.start { $0.seedDemoData = true }
+            let url = server.baseURL
             let client = makeEduGoClient(server: url, directory: root)
             let session = try await client.signIn(email: Demo.studentEmail, password: Demo.studentPassword)
             try await session.engine.refresh(.courses)
@@ -133,14 +130,14 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: firstFile.path))
             #expect(await client.api.session.currentTokens() == nil)
 
-            try await server.start()
+            try await server.restart()
             let next = try await client.signIn(email: "student2@demo.edugo.dev", password: Demo.studentPassword)
             #expect(next.store.fileURL != firstFile)
             #expect(try await next.courses.search("").value.isEmpty)
             #expect(try await next.engine.outbox.pending().isEmpty)
             #expect(try await next.preferences.current().theme == .system)
             #expect(try await next.profile.me()?.value.email == "student2@demo.edugo.dev")
-            await server.stop()
+            await server.shutdown()
         }
     }
 }

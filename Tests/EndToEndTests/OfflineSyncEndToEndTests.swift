@@ -1,4 +1,5 @@
 import EduGoSDK
+import EduGoTesting
 import EduGoServer
 import Foundation
 import Testing
@@ -8,11 +9,9 @@ import Testing
     @Test("offline writes survive a new client on the same directory and sync by themselves exactly once")
     func offlineWritesSyncAfterRestart() async throws {
         try await withTemporaryDirectory { root in
-            let serverData = root.appendingPathComponent("server")
             let clientData = root.appendingPathComponent("client")
-            let server = LiveServer(.init(port: 0, storage: .directory(serverData), devMode: true, logLevel: .critical, passwordHashCost: 4))
-            try await server.start()
-            let url = try await server.baseURL
+            let server = try await EduGoTestServer.start { $0.seedDemoData = true }
+            let url = server.baseURL
 
             // Given a signed-in learner whose courses, lessons and progress are cached
             let first = makeEduGoClient(server: url, directory: clientData)
@@ -52,7 +51,7 @@ import Testing
             defer { syncing.cancel() }
 
             // Then the server comes back and everything syncs without syncNow()
-            try await server.start()
+            try await server.restart()
             #expect(try await eventually { try await resumed.engine.outbox.pending().isEmpty })
             #expect(resumed.engine.status.deadLetterCount == 0)
 
@@ -74,7 +73,7 @@ import Testing
             #expect(me.version == 2)
             let mine: Page<EnrolledCourse> = try await view.execute(endpoint: .Users.myCourses(limit: 100))
             #expect(mine.items.filter { $0.course.id == otherCourse.id }.count == 1)
-            await server.stop()
+            await server.shutdown()
         }
     }
 }

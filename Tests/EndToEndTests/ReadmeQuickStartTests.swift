@@ -1,4 +1,5 @@
 import EduGoServer
+import EduGoTesting
 import Foundation
 import Testing
 
@@ -37,8 +38,8 @@ import Testing
     @Test("the quick start signs in and lists courses against a live server")
     func quickStartRuns() async throws {
         let clock = TestClock(Date())
-        try await LiveServer.with(.endToEnd(clock: clock)) { server in
-            let courses = try await quickStart(serverURL: try await server.baseURL)
+        try await EduGoTestServer.with({ $0 = .endToEnd(clock: clock) }) { server in
+            let courses = try await quickStart(serverURL: server.baseURL)
             #expect(!courses.isEmpty)
             #expect(courses.allSatisfy { $0.published })
         }

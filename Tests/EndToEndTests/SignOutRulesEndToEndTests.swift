@@ -1,4 +1,5 @@
 import EduGoSDK
+import EduGoTesting
 import EduGoServer
 import Foundation
 import Testing
@@ -19,8 +20,8 @@ import Testing
     @Test("with only a dead letter, sign-out is refused naming it; with discard it signs out")
     func deadLettersOnly() async throws {
         try await withTemporaryDirectory { root in
-            try await LiveServer.with(.init(port: 0, storage: .inMemory, devMode: true, logLevel: .critical, passwordHashCost: 4)) { server in
-                let url = try await server.baseURL
+            try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+                let url = server.baseURL
                 let view = try await serverView(url)
                 let mine: Page<EnrolledCourse> = try await view.execute(endpoint: .Users.myCourses(limit: 100))
                 let all: Page<Course> = try await view.execute(endpoint: .Courses.list(limit: 100))
@@ -52,8 +53,8 @@ import Testing
     @Test("with only a parked conflict, sign-out is refused naming it")
     func conflictsOnly() async throws {
         try await withTemporaryDirectory { root in
-            try await LiveServer.with(.init(port: 0, storage: .inMemory, devMode: true, logLevel: .critical, passwordHashCost: 4)) { server in
-                let url = try await server.baseURL
+            try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+                let url = server.baseURL
                 let view = try await serverView(url)
                 let mine: Page<EnrolledCourse> = try await view.execute(endpoint: .Users.myCourses(limit: 100))
                 let courseID = try #require(mine.items.first?.course.id)

@@ -7,7 +7,7 @@ import Foundation
 
 // BEGIN TESTING QUICK START
 func survivesALostAnswerAndAnExpiredToken() async throws -> (firstPage: Int, afterExpiry: Int) {
-    // 1. A private dev server in this process: in memory, a fresh tenant, one account per role.
+    // 1. A private dev server in this process: its own storage, a fresh tenant, one account per role.
     let server = try await EduGoTestServer.start()
     let student = server.account(.student)
     let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, tenantID: server.tenantID))

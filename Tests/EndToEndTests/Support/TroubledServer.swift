@@ -5,7 +5,7 @@ import Synchronization
 
 /// A server that cannot answer well: every request gets the scripted trouble — a status such as
 /// 503 (with `Retry-After`), or no answer at all for a long time. Clients pointed at it see an
-/// overloaded or hanging backend; their local data came from a real ``LiveServer`` before.
+/// overloaded or hanging backend; their local data came from a real `EduGoTestServer` before.
 final class TroubledServer: Sendable {
     /// What every request gets.
     enum Trouble: Sendable {
@@ -47,7 +47,7 @@ final class TroubledServer: Sendable {
         defer { running.cancel() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0, let url = URL(string: "http://127.0.0.1:\(port)") else {
-            throw LiveServerError.didNotStart
+            throw TroubledServerError.didNotStart
         }
         let value = try await body(url)
         set(.status(503, retryAfter: nil))
@@ -80,4 +80,8 @@ final class TroubledServer: Sendable {
         return Response(
             status: HTTPResponse.Status(code: status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
+}
+
+enum TroubledServerError: Error {
+    case didNotStart
 }

@@ -102,10 +102,10 @@ func buildRouteTable(_ deps: Dependencies) -> RouteTable {
 /// All routes behind the hygiene middleware.
 func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
     let routes = buildRouteTable(deps)
-    let router = Router(context: EduGoRequestContext.self)
+    let router = RouteTable.makeRouter()
     router.add(
         middleware: HTTPHygieneMiddleware(
-            inventory: routes.inventory, maxBodySize: deps.configuration.maxBodySize,
+            routeTemplates: routes.inventory.templates, maxBodySize: deps.configuration.maxBodySize,
             strictTransportSecurity: deps.configuration.strictTransportSecurity,
             trustForwardedProto: deps.configuration.trustForwardedProto,
             accessLog: deps.accessLog, metrics: deps.metrics, now: deps.configuration.now))

@@ -99,10 +99,10 @@ import FoundationNetworking
         }
         var routes = RouteTable()
         routes.add(.get, "/explode") { _, _ in throw DatabaseExploded() }
-        let router = Router(context: EduGoRequestContext.self)
+        let router = RouteTable.makeRouter()
         router.add(
             middleware: HTTPHygieneMiddleware(
-                inventory: routes.inventory, maxBodySize: 1024, strictTransportSecurity: Self.defaultHSTS))
+                routeTemplates: routes.inventory.templates, maxBodySize: 1024, strictTransportSecurity: Self.defaultHSTS))
         routes.install(on: router)
 
         try await Application(router: router).test(.router) { client in
@@ -134,8 +134,10 @@ import FoundationNetworking
     @Test(
         "an unsupported method on a known path answers 405 method_not_allowed with Allow",
         arguments: [
-            (HTTPRequest.Method.delete, "/health", "GET"), (.post, "/.well-known/jwks.json", "GET"),
-            (.get, "/v1/auth/login", "POST"), (.put, "/v1/auth/me", "GET"), (.get, "/v1/auth/logout", "POST"),
+            (HTTPRequest.Method.delete, "/health", "GET, HEAD"), (.post, "/.well-known/jwks.json", "GET, HEAD"),
+            (.get, "/v1/auth/login", "POST"), (.put, "/v1/auth/me", "GET, HEAD"), (.get, "/v1/auth/logout", "POST"),
+            (.head, "/v1/auth/login", "POST"), (.options, "/v1/courses", "GET, HEAD, POST"),
+            (HTTPRequest.Method("QUERY") ?? .get, "/health", "GET, HEAD"),
         ])
     func unsupportedMethodIsNotAllowed(method: HTTPRequest.Method, path: String, allow: String) async throws {
         try await withServer { client in
@@ -143,6 +145,24 @@ import FoundationNetworking
 
             try expectProblem(response, .methodNotAllowed, "method_not_allowed")
             #expect(response.headers[.allow] == allow)
+        }
+    }
+
+    @Test("HEAD answers as GET would, headers and status, without a body", arguments: ["/health", "/v1/courses", "/v1/auth/me"])
+    func headMirrorsGet(path: String) async throws {
+        try await withServer { client in
+            let caller = try await client.caller(.demoStudent)
+
+            let get = try await client.send(.get, path, tenant: "demo", bearer: caller.token)
+            let head = try await client.send(.head, path, tenant: "demo", bearer: caller.token)
+
+            #expect(head.status == get.status)
+            #expect(head.body.readableBytes == 0)
+            #expect(get.body.readableBytes > 0)
+            #expect(head.headers[.contentType] == get.headers[.contentType])
+            #expect(head.headers[.cacheControl] == get.headers[.cacheControl])
+            #expect(head.headers[.eTag] == get.headers[.eTag])
+            #expect(head.headers[.xContentTypeOptions] == get.headers[.xContentTypeOptions])
         }
     }
 

@@ -3,11 +3,12 @@ import Hummingbird
 import Logging
 
 /// The outermost middleware: request ids, the body size limit, problem+json for every error,
-/// 405 with `Allow`, security headers on every response, and one redacted access-log line.
+/// security headers on every response, and one redacted access-log line.
 struct HTTPHygieneMiddleware: RouterMiddleware {
     typealias Context = EduGoRequestContext
 
-    let inventory: RouteInventory
+    /// The served path templates: a request matched none of them is logged as `unmatched`.
+    let routeTemplates: Set<String>
     let maxBodySize: Int
     let strictTransportSecurity: String?
     /// Whether `X-Forwarded-Proto: https` (from a TLS-terminating proxy) counts as TLS.
@@ -44,7 +45,7 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
         let elapsed = ContinuousClock.now - started
         // The route template only, never the raw path: paths carry ids and query strings carry
         // verification and reset tokens.
-        let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
+        let route = context.endpointPath.flatMap { routeTemplates.contains($0) ? $0 : nil } ?? "unmatched"
         let entry = AccessLogEntry(
             timestamp: now(), requestID: context.requestID, tenant: ClaimedTenant.of(request),
             method: request.method.rawValue, route: route, status: Int(response.status.code),
@@ -62,18 +63,8 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
         switch error {
         case let error as APIError:
             return error
-        case let error as HTTPError where error.status == .notFound && context.endpointPath == "NotFound":
-            _ = error
-            let allowed = inventory.allowedMethods(for: request.uri.path)
-            if allowed.isEmpty {
-                return .notFound()
-            }
-            var headers = HTTPFields()
-            headers[.allow] = allowed.joined(separator: ", ")
-            return APIError(
-                .methodNotAllowed, code: "method_not_allowed",
-                detail: "\(request.method.rawValue) is not allowed here. Allowed: \(allowed.joined(separator: ", ")).",
-                headers: headers)
+        case let error as HTTPError where error.status == .notFound:
+            return .notFound()
         // Not only HTTPError: a streamed body that outgrows `collectBody(upTo:)` throws NIO's
         // NIOTooManyBytesError, which Hummingbird makes an HTTPResponseError with status 413.
         case let error as any HTTPResponseError where error.status == .contentTooLarge:

@@ -17,9 +17,35 @@ struct RouteTable {
         RouteInventory(routes: entries.map { RouteInventory.Route(method: $0.method.rawValue, path: $0.path) })
     }
 
+    /// The methods a path may be asked for: each one it does not serve answers 405 with `Allow`.
+    /// (The HTTP parser refuses methods it does not know with 400 before any route is looked up.)
+    static let answeredMethods: [HTTPRequest.Method] =
+        [.get, .head, .post, .put, .patch, .delete, .options, .trace] + ["QUERY"].compactMap { HTTPRequest.Method($0) }
+
+    /// A router that answers HEAD for every GET (same headers, no body: RFC 9110), as
+    /// ``install(on:)`` expects.
+    static func makeRouter() -> Router<EduGoRequestContext> {
+        Router(context: EduGoRequestContext.self, options: .autoGenerateHeadEndpoints)
+    }
+
+    /// Installs every route, and for each path a 405 responder on the methods it does not serve,
+    /// so that the router itself knows the difference between "no such path" (404) and "not with
+    /// this method" (405). HEAD counts as served wherever GET is (see ``makeRouter()``).
     func install(on router: Router<EduGoRequestContext>) {
+        var served: [String: Set<HTTPRequest.Method>] = [:]
         for entry in entries {
             router.on(RouterPath(entry.path), method: entry.method, use: entry.handler)
+            served[entry.path, default: []].insert(entry.method)
+        }
+        for (path, methods) in served {
+            var allowed = methods
+            if methods.contains(.get) { allowed.insert(.head) }
+            let allow = allowed.map(\.rawValue).sorted().joined(separator: ", ")
+            for method in Self.answeredMethods where !allowed.contains(method) {
+                router.on(RouterPath(path), method: method) { request, _ -> Response in
+                    throw APIError.methodNotAllowed(request.method, allow: allow)
+                }
+            }
         }
     }
 }
@@ -34,32 +60,17 @@ public struct RouteInventory: Sendable {
 
     public let routes: [Route]
 
-    /// Methods served for a concrete request path, in a stable order, for the `Allow` header.
-    ///
-    /// Like the router, a literal segment wins over a parameter: `/v1/courses/search` answers
-    /// with the methods of that route only, not those of `/v1/courses/{id}`.
-    func allowedMethods(for requestPath: String) -> [String] {
-        let segments = Self.segments(requestPath)
-        let matching = routes.map { ($0, Self.segments($0.path)) }
-            .filter { Self.matches(template: $0.1, path: segments) }
-        guard let best = matching.map({ Self.specificity($0.1) }).max() else { return [] }
-        let methods = matching.filter { Self.specificity($0.1) == best }.map(\.0.method)
-        return Array(Set(methods)).sorted()
-    }
+    /// The path templates, as the router reports a matched route's `endpointPath`.
+    var templates: Set<String> { Set(routes.map(\.path)) }
+}
 
-    /// Literal segments as bits, most significant first, so earlier literals weigh more.
-    private static func specificity(_ template: [Substring]) -> Int {
-        template.reduce(0) { ($0 << 1) | ($1.hasPrefix("{") ? 0 : 1) }
-    }
-
-    private static func segments(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: true)
-    }
-
-    private static func matches(template: [Substring], path: [Substring]) -> Bool {
-        guard template.count == path.count else { return false }
-        return zip(template, path).allSatisfy { template, actual in
-            template.hasPrefix("{") || template == actual
-        }
+extension APIError {
+    /// `405 method_not_allowed` with the path's `Allow` list.
+    static func methodNotAllowed(_ method: HTTPRequest.Method, allow: String) -> APIError {
+        var headers = HTTPFields()
+        headers[.allow] = allow
+        return APIError(
+            .methodNotAllowed, code: "method_not_allowed",
+            detail: "\(method.rawValue) is not allowed here. Allowed: \(allow).", headers: headers)
     }
 }

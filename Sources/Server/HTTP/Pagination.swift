@@ -30,12 +30,19 @@ struct Pagination: Sendable {
 }
 
 /// One page of a collection.
-struct Page<Item: Encodable & Sendable>: Encodable, Sendable {
+struct Page<Item: Sendable>: Sendable {
     var items: [Item]
     var page: Int
     var limit: Int
     var total: Int
+
+    /// The same page with each item transformed (a store's rows into their response bodies).
+    func map<Other: Sendable>(_ transform: (Item) -> Other) -> Page<Other> {
+        Page<Other>(items: items.map(transform), page: page, limit: limit, total: total)
+    }
 }
+
+extension Page: Encodable where Item: Encodable {}
 
 extension Request {
     /// A query parameter, `nil` when absent.

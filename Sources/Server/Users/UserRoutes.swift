@@ -147,25 +147,8 @@ struct UserRoutes {
     @Sendable func myCourses(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let identity = try await deps.authenticator.authenticate(request)
         let pagination = try Pagination(request)
-        let result = try await identity.tenant.writer.read { db -> Page<EnrolledCourseResponse> in
-            // The same visibility as GET /v1/courses/{id}: an enrollment in a course the caller may
-            // not see (a draft, for a student) is neither listed nor counted.
-            let visibleCourseIDs = CourseAccess.visible(identity).select(CourseRecord.Columns.id)
-            let enrollments = EnrollmentRecord.filter(
-                Column("user_id") == identity.userID && visibleCourseIDs.contains(Column("course_id")))
-            let total = try enrollments.fetchCount(db)
-            let page = try enrollments.order(Column("enrolled_at").desc, Column("course_id"))
-                .limit(pagination.limit, offset: pagination.offset).fetchAll(db)
-            let items = try page.compactMap { enrollment -> EnrolledCourseResponse? in
-                guard let course = try CourseRecord.fetchOne(db, key: enrollment.courseId) else { return nil }
-                let summary = try ProgressRoutes.summary(db, courseID: course.id, userID: identity.userID)
-                return EnrolledCourseResponse(
-                    course: CourseResponse(course, lessonCount: summary.totalLessons), enrolledAt: enrollment.enrolledAt,
-                    completedLessons: summary.completedLessons, totalLessons: summary.totalLessons, percent: summary.percent)
-            }
-            return Page(items: items, page: pagination.page, limit: pagination.limit, total: total)
-        }
-        return try JSONResponse.make(result)
+        let page = try await TenantStore(identity.tenant).enrolledCoursePage(of: identity, pagination: pagination)
+        return try JSONResponse.make(page.map(EnrolledCourseResponse.init))
     }
 
     /// Self: names only. Admin: names, email and role of anyone in the tenant.
@@ -244,4 +227,12 @@ struct EnrolledCourseResponse: Encodable, Sendable {
     var completedLessons: Int
     var totalLessons: Int
     var percent: Double
+
+    init(_ enrolled: EnrolledCourse) {
+        course = CourseResponse(enrolled.course, lessonCount: enrolled.lessonCount)
+        enrolledAt = enrolled.enrollment.enrolledAt
+        completedLessons = enrolled.completedLessons
+        totalLessons = enrolled.lessonCount
+        percent = CourseProgressResponse.percent(completed: enrolled.completedLessons, total: enrolled.lessonCount)
+    }
 }

@@ -103,6 +103,11 @@ struct ContractTour {
         _ = try await anonymous.devListFaults(headers: .init(xTenantID: tid)).ok.body.json
         _ = try await anonymous.devDeleteFault(path: .init(id: rule.id), headers: .init(xTenantID: tid)).noContent
         _ = try await anonymous.devDeleteFaults(headers: .init(xTenantID: tid)).noContent
+        // The JSON the dev console reads.
+        _ = try await anonymous.devListTenants().ok.body.json
+        _ = try await anonymous.devListTenantUsers(path: .init(id: tid)).ok.body.json
+        _ = try await anonymous.devTailRequests().ok.body.json
+        _ = try await anonymous.devGetServer().ok.body.json
         _ = try await anonymous.devGetClock().ok.body.json
         _ = try await anonymous.devAdvanceClock(body: .json(.init(advanceSeconds: 60))).ok.body.json
         _ = try await anonymous.devResetClock().ok.body.json

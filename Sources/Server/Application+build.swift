@@ -90,6 +90,7 @@ func buildRouteTable(_ deps: Dependencies) -> RouteTable {
     if deps.configuration.devMode {
         RequestTailRoutes(deps: deps).register(in: &routes)
         ServerInfoRoutes(deps: deps).register(in: &routes)
+        ConsoleRoutes(assets: ConsoleAssets.load()).register(in: &routes)
     }
     if let faults = deps.faults {
         FaultRoutes(deps: deps, injector: faults).register(in: &routes)

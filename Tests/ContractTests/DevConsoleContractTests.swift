@@ -2,8 +2,28 @@ import EduGoServer
 import Foundation
 import Testing
 
-/// The JSON the dev console reads: `devListTenants`, `devListTenantUsers`, `devTailRequests`, `devGetServer`.
+/// The dev console's operations: `devConsole`, `devConsoleAsset`, `devListTenants`,
+/// `devListTenantUsers`, `devTailRequests`, `devGetServer`.
 @Suite struct DevConsoleContractTests {
+    @Test("devConsole answers the HTML page; devConsoleAsset each listed file with its media type")
+    func pageAndFiles() async throws {
+        try await ContractHarness.with { api in
+            let page = try await api.anonymous.devConsole().ok
+            let html = try await String(collecting: page.body.html, upTo: 1 << 20)
+            #expect(html.contains("EduGo dev console"))
+            #expect(page.headers.cacheControl == .noCache)
+
+            for name in Operations.DevConsoleAsset.Input.Path.NamePayload.allCases {
+                let output = try await api.anonymous.devConsoleAsset(path: .init(name: name)).ok
+                switch output.body {
+                case .textCss: #expect(name.rawValue.hasSuffix(".css"))
+                case .textJavascript: #expect(name.rawValue.hasSuffix(".js"))
+                case .imageSvgXml: #expect(name.rawValue.hasSuffix(".svg"))
+                }
+            }
+        }
+    }
+
     @Test("devListTenants lists a fresh tenant first with its three accounts; devListTenantUsers lists them")
     func tenants() async throws {
         try await ContractHarness.with { api in

@@ -125,7 +125,11 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
         response.headers[.xRequestID] = requestID
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.xFrameOptions] = "DENY"
-        response.headers[.contentSecurityPolicy] = "default-src 'none'; frame-ancestors 'none'"
+        // The dev console's page and assets carry their own policy (scripts and styles from
+        // 'self'); every other response gets the API's.
+        if response.headers[.contentSecurityPolicy] == nil {
+            response.headers[.contentSecurityPolicy] = "default-src 'none'; frame-ancestors 'none'"
+        }
         response.headers[.referrerPolicy] = "no-referrer"
         response.headers[.crossOriginOpenerPolicy] = "same-origin"
         response.headers[.crossOriginResourcePolicy] = "same-origin"

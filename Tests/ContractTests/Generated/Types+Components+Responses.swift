@@ -41,7 +41,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/BadRequest/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -80,7 +80,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -180,7 +180,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/Unauthorized/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -220,7 +220,7 @@ extension Components {
                 ///   - wwwAuthenticate: `Bearer realm="edugo"` when no token was sent; `Bearer realm="edugo", error="invalid_token"` for an invalid, expired or revoked token.
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -318,7 +318,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/InvalidCredentials/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -357,7 +357,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -453,7 +453,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/InvalidRefreshToken/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -492,7 +492,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -588,7 +588,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/Forbidden/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -627,7 +627,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -723,7 +723,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/NotFound/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -762,7 +762,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -858,7 +858,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/Conflict/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -897,7 +897,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -993,7 +993,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/VersionConflict/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -1032,7 +1032,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -1128,7 +1128,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/PreconditionFailed/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -1167,7 +1167,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -1263,7 +1263,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/PreconditionRequired/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -1302,7 +1302,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -1398,7 +1398,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/PayloadTooLarge/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -1437,7 +1437,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -1533,7 +1533,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/UnsupportedMediaType/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -1572,7 +1572,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -1668,7 +1668,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/IdempotencyKeyReused/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -1707,7 +1707,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -1807,7 +1807,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/TooManyRequests/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -1847,7 +1847,7 @@ extension Components {
                 ///   - retryAfter: Seconds to wait before retrying.
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -1945,7 +1945,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/InternalError/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -1984,7 +1984,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -2084,7 +2084,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/MethodNotAllowed/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -2124,7 +2124,7 @@ extension Components {
                 ///   - allow: Methods the path supports (on 405 responses, which any path can answer for an unsupported method).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -2222,7 +2222,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/DevCrossOrigin/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -2261,7 +2261,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -2357,7 +2357,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/DevNotFound/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -2396,7 +2396,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.

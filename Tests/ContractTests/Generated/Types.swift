@@ -294,6 +294,20 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /__dev/clock`.
     /// - Remark: Generated from `#/paths//__dev/clock/delete(devResetClock)`.
     func devResetClock(_ input: Operations.DevResetClock.Input) async throws -> Operations.DevResetClock.Output
+    /// The dev console (a web page)
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. A single HTML page (with its CSS and JavaScript modules at `/__dev/assets/{name}`) showing tenants, the mailbox, a live tail of requests, fault rules, the clock and server facts. It reads and writes only through the documented `/__dev/*` operations and `verifyEmail`. Served with its own Content-Security-Policy (`default-src 'self'`, no inline scripts or styles, no `eval`); the same loopback and `Host` rules as every `/__dev` route. `/__dev` without the trailing slash serves it too.
+    ///
+    /// - Remark: HTTP `GET /__dev/`.
+    /// - Remark: Generated from `#/paths//__dev//get(devConsole)`.
+    func devConsole(_ input: Operations.DevConsole.Input) async throws -> Operations.DevConsole.Output
+    /// A file of the dev console (stylesheet, script module, icon)
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Only the names listed here are served (a fixed list, never a path); any other name answers 404 `not_found`.
+    ///
+    /// - Remark: HTTP `GET /__dev/assets/{name}`.
+    /// - Remark: Generated from `#/paths//__dev/assets/{name}/get(devConsoleAsset)`.
+    func devConsoleAsset(_ input: Operations.DevConsoleAsset.Input) async throws -> Operations.DevConsoleAsset.Output
     /// A tenant's accounts
     ///
     /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Newest first, paginated. No passwords (only `devCreateTenant` answers those, once).
@@ -923,6 +937,30 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//__dev/clock/delete(devResetClock)`.
     internal func devResetClock(headers: Operations.DevResetClock.Input.Headers = .init()) async throws -> Operations.DevResetClock.Output {
         try await devResetClock(Operations.DevResetClock.Input(headers: headers))
+    }
+    /// The dev console (a web page)
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. A single HTML page (with its CSS and JavaScript modules at `/__dev/assets/{name}`) showing tenants, the mailbox, a live tail of requests, fault rules, the clock and server facts. It reads and writes only through the documented `/__dev/*` operations and `verifyEmail`. Served with its own Content-Security-Policy (`default-src 'self'`, no inline scripts or styles, no `eval`); the same loopback and `Host` rules as every `/__dev` route. `/__dev` without the trailing slash serves it too.
+    ///
+    /// - Remark: HTTP `GET /__dev/`.
+    /// - Remark: Generated from `#/paths//__dev//get(devConsole)`.
+    internal func devConsole(headers: Operations.DevConsole.Input.Headers = .init()) async throws -> Operations.DevConsole.Output {
+        try await devConsole(Operations.DevConsole.Input(headers: headers))
+    }
+    /// A file of the dev console (stylesheet, script module, icon)
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Only the names listed here are served (a fixed list, never a path); any other name answers 404 `not_found`.
+    ///
+    /// - Remark: HTTP `GET /__dev/assets/{name}`.
+    /// - Remark: Generated from `#/paths//__dev/assets/{name}/get(devConsoleAsset)`.
+    internal func devConsoleAsset(
+        path: Operations.DevConsoleAsset.Input.Path,
+        headers: Operations.DevConsoleAsset.Input.Headers = .init()
+    ) async throws -> Operations.DevConsoleAsset.Output {
+        try await devConsoleAsset(Operations.DevConsoleAsset.Input(
+            path: path,
+            headers: headers
+        ))
     }
     /// A tenant's accounts
     ///

@@ -103,7 +103,9 @@ struct ContractTour {
         _ = try await anonymous.devListFaults(headers: .init(xTenantID: tid)).ok.body.json
         _ = try await anonymous.devDeleteFault(path: .init(id: rule.id), headers: .init(xTenantID: tid)).noContent
         _ = try await anonymous.devDeleteFaults(headers: .init(xTenantID: tid)).noContent
-        // The JSON the dev console reads.
+        // The dev console: its page, a file, and the JSON its panels read.
+        _ = try await String(collecting: anonymous.devConsole().ok.body.html, upTo: 1 << 20)
+        _ = try await String(collecting: anonymous.devConsoleAsset(path: .init(name: .console_css)).ok.body.textCss, upTo: 1 << 20)
         _ = try await anonymous.devListTenants().ok.body.json
         _ = try await anonymous.devListTenantUsers(path: .init(id: tid)).ok.body.json
         _ = try await anonymous.devTailRequests().ok.body.json

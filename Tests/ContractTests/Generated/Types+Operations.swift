@@ -19108,7 +19108,7 @@ internal enum Operations {
                 /// Only entries whose `sequence` is greater.
                 ///
                 /// - Remark: Generated from `#/paths/__dev/requests/GET/query/after`.
-                internal var after: Swift.Int?
+                internal var after: Swift.Int64?
                 /// Only entries of this tenant.
                 ///
                 /// - Remark: Generated from `#/paths/__dev/requests/GET/query/tenant`.
@@ -19124,7 +19124,7 @@ internal enum Operations {
                 ///   - tenant: Only entries of this tenant.
                 ///   - status: Only entries with this status, or of this class (`4xx`).
                 internal init(
-                    after: Swift.Int? = nil,
+                    after: Swift.Int64? = nil,
                     tenant: Components.Schemas.TenantId? = nil,
                     status: Swift.String? = nil
                 ) {

@@ -44,7 +44,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Sources/Server",
-            resources: [.copy("Resources/openapi.yaml")],
+            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/Console")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -87,6 +87,11 @@ func buildRouteTable(_ deps: Dependencies) -> RouteTable {
     if let mailbox = deps.mailbox {
         DevRoutes(deps: deps, mailbox: mailbox).register(in: &routes)
     }
+    if deps.configuration.devMode {
+        RequestTailRoutes(deps: deps).register(in: &routes)
+        ServerInfoRoutes(deps: deps).register(in: &routes)
+        ConsoleRoutes(assets: ConsoleAssets.load()).register(in: &routes)
+    }
     if let faults = deps.faults {
         FaultRoutes(deps: deps, injector: faults).register(in: &routes)
     }

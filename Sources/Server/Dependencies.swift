@@ -31,6 +31,11 @@ struct Dependencies: Sendable {
     /// The port the server bound, once it listens (the dev-mode Host check compares with it).
     var boundPort = BoundPort()
 
+    // MARK: Dev console (issue 17)
+
+    /// When the dependencies were built (the server's start), on the monotonic clock.
+    var startedAt = ContinuousClock.now
+
     var now: Date { configuration.now() }
     var bodyLimit: Int { configuration.maxBodySize }
 }

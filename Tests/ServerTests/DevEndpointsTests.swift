@@ -106,6 +106,7 @@ import Testing
         (HTTPRequest.Method.get, "/__dev/mailbox?email=admin@demo.edugo.dev"), (.post, "/__dev/tenants"),
         (.get, "/__dev/faults"), (.post, "/__dev/faults"), (.delete, "/__dev/faults"), (.delete, "/__dev/faults/f-1"),
         (.get, "/__dev/clock"), (.post, "/__dev/clock"), (.delete, "/__dev/clock"),
+        (.get, "/__dev/tenants"), (.get, "/__dev/tenants/demo/users"), (.get, "/__dev/requests"), (.get, "/__dev/server"),
     ])
     func devRoutesHiddenOutsideDevMode(method: HTTPRequest.Method, uri: String) async throws {
         var configuration = ServerConfiguration.testing()

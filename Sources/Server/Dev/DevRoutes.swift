@@ -9,6 +9,16 @@ struct DevRoutes {
     func register(in routes: inout RouteTable) {
         routes.add(.get, "/__dev/mailbox", listMailbox)
         routes.add(.post, "/__dev/tenants", createTenant)
+        routes.add(.get, "/__dev/tenants", listTenants)
+        routes.add(.get, "/__dev/tenants/{id}/users", listTenantUsers)
+    }
+
+    /// A tenant as the dev console lists it.
+    struct TenantSummary: Encodable {
+        var id: String
+        var name: String
+        var userCount: Int
+        var createdAt: Date
     }
 
     struct MailboxResponse: Encodable { var items: [Mail] }
@@ -24,6 +34,29 @@ struct DevRoutes {
         let email = request.uri.queryParameters["email"].map(String.init)
         let mails = await mailbox.messages(tenant: tenant.tenantID, to: email)
         return try JSONResponse.make(MailboxResponse(items: mails))
+    }
+
+    /// `GET /__dev/tenants`: every tenant, newest first, with how many accounts it has.
+    @Sendable func listTenants(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let pagination = try Pagination(request)
+        let (listings, total) = try await deps.tenants.tenantPage(offset: pagination.offset, limit: pagination.limit)
+        var items: [TenantSummary] = []
+        for listing in listings {
+            let users = try await deps.tenants.database(for: listing.id).userCount()
+            items.append(TenantSummary(id: listing.id.rawValue, name: listing.name, userCount: users, createdAt: listing.createdAt))
+        }
+        return try JSONResponse.make(Page(items: items, page: pagination.page, limit: pagination.limit, total: total))
+    }
+
+    /// `GET /__dev/tenants/{id}/users`: a tenant's accounts, newest first (no passwords: only the
+    /// seeded ones are known, and `POST /__dev/tenants` answers them once).
+    @Sendable func listTenantUsers(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let pagination = try Pagination(request)
+        guard let tenant = TenantID(try request.pathParameter("id", context)) else { throw APIError.tenantNotFound }
+        let (users, total) = try await deps.tenants.database(for: tenant)
+            .userPage(offset: pagination.offset, limit: pagination.limit)
+        return try JSONResponse.make(
+            Page(items: users.map(UserResponse.init), page: pagination.page, limit: pagination.limit, total: total))
     }
 
     @Sendable func createTenant(_ request: Request, context: EduGoRequestContext) async throws -> Response {

@@ -19,12 +19,13 @@ struct FaultMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let path = request.uri.path
-        guard !path.hasPrefix("/__dev/"), await injector.isArmed,
+        guard !DevHostGuard.isDevPath(path), await injector.isArmed,
             let tenant = await tenant(of: request),
             let rule = await injector.fire(tenant: tenant, method: request.method.rawValue, path: path)
         else {
             return try await next(request, context)
         }
+        context.firedFault?.record(rule)
         if rule.delayMs > 0 {
             try await Task.sleep(for: .milliseconds(rule.delayMs))
         }

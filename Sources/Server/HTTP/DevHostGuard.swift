@@ -16,6 +16,12 @@ final class BoundPort: Sendable {
 /// so any name other than `localhost`, `127.0.0.1`, `[::1]` or an `--allowed-host` answers
 /// `421 misdirected_request`; a port other than the bound one likewise. `/__dev/*` (reset tokens
 /// of any account) answers `403 dev_loopback_only` to any peer that is not loopback.
+///
+/// A state-changing call under `/__dev` (POST, PUT, PATCH, DELETE) whose `Origin` is present and
+/// not the server's own (`http://` + the request's `Host`) answers `403 cross_origin_refused`, so
+/// a page on another origin cannot create tenants, arm faults or move the clock through the
+/// developer's browser (a `POST` without a JSON body needs no CORS preflight). Callers that send
+/// no `Origin` (the SDK, scripts, curl) are not affected; browsers always send it on these methods.
 struct DevHostGuard: RouterMiddleware {
     typealias Context = EduGoRequestContext
 
@@ -35,11 +41,32 @@ struct DevHostGuard: RouterMiddleware {
                 .misdirectedRequest, code: "misdirected_request",
                 detail: "This dev-mode server only answers to localhost, 127.0.0.1, [::1] and the names given with --allowed-host.")
         }
-        if request.uri.path.hasPrefix("/__dev/"), !Self.isLoopbackPeer(context.remoteAddress) {
+        if Self.isDevPath(request.uri.path), !Self.isLoopbackPeer(context.remoteAddress) {
             throw APIError(
                 .forbidden, code: "dev_loopback_only", detail: "The /__dev endpoints answer only to loopback clients.")
         }
+        if Self.isDevPath(request.uri.path), Self.changesState(request.method),
+            let origin = request.headers[.origin],
+            ![request.head.authority, request.headers[.host]].contains(where: { Self.isSameOrigin(origin, host: $0) })
+        {
+            throw APIError(
+                .forbidden, code: "cross_origin_refused",
+                detail: "State-changing /__dev calls are refused from another origin than this server's own.")
+        }
         return try await next(request, context)
+    }
+
+    private static func changesState(_ method: HTTPRequest.Method) -> Bool {
+        let changing: [HTTPRequest.Method] = [.post, .put, .patch, .delete]
+        return changing.contains(method)
+    }
+
+    /// Whether an `Origin` header names this server: `http://` and exactly the request's `Host`
+    /// (which the Host check has already allowed). `null` and every other origin are foreign.
+    /// The server has no TLS, so an `https` origin is never its own.
+    static func isSameOrigin(_ origin: String, host: String?) -> Bool {
+        guard let host, !host.isEmpty else { return false }
+        return origin.lowercased() == "http://" + host.lowercased()
     }
 
     /// `name` or `name:port`, where the port, when given and known, must be the bound one.
@@ -64,6 +91,12 @@ struct DevHostGuard: RouterMiddleware {
         guard let number = Int(port) else { return false }
         let bound = boundPort.port
         return bound == 0 || number == bound
+    }
+
+    /// Whether a request path is one of the dev endpoints: `/__dev` itself (the console, which the
+    /// router also serves without its trailing slash) or anything under `/__dev/`.
+    static func isDevPath(_ path: String) -> Bool {
+        path == "/__dev" || path.hasPrefix("/__dev/")
     }
 
     /// In-process requests (tests) have no peer address at all.

@@ -13,6 +13,8 @@ public struct EduGoRequestContext: RequestContext {
     /// The client the rate limits count: the peer, or the address a trusted proxy forwarded
     /// (``ClientAddressMiddleware``).
     public var clientAddress: String
+    /// Where a dev-mode fault rule that fires notes itself for the access log; set by ``HTTPHygieneMiddleware``.
+    var firedFault: FiredFaultNote? = nil
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

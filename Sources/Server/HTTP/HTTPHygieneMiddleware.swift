@@ -27,6 +27,8 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
         var context = context
         context.requestID = Self.requestID(from: request)
         context.logger[metadataKey: "request_id"] = .string(context.requestID)
+        let firedFault = FiredFaultNote()
+        context.firedFault = firedFault
 
         var response: Response
         do {
@@ -49,8 +51,13 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
         let entry = AccessLogEntry(
             timestamp: now(), requestID: context.requestID, tenant: ClaimedTenant.of(request),
             method: request.method.rawValue, route: route, status: Int(response.status.code),
-            durationMs: elapsed.timeInterval * 1000, bytes: response.body.contentLength, dropped: dropped)
-        accessLog?.append(entry)
+            durationMs: elapsed.timeInterval * 1000, bytes: response.body.contentLength, dropped: dropped,
+            fault: firedFault.value)
+        // The dev console's own reads (it polls every second) are logged but not kept, so they
+        // never push the application's requests out of the ring.
+        if !(request.method == .get && DevHostGuard.isDevPath(request.uri.path)) {
+            accessLog?.append(entry)
+        }
         if let metrics {
             metrics.recordRequest(method: entry.method, route: route, status: entry.status, duration: elapsed)
             if response.headers[.idempotentReplayed] == "true" { metrics.recordIdempotentReplay() }
@@ -109,7 +116,11 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
         response.headers[.xRequestID] = requestID
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.xFrameOptions] = "DENY"
-        response.headers[.contentSecurityPolicy] = "default-src 'none'; frame-ancestors 'none'"
+        // The dev console's page and assets carry their own policy (scripts and styles from
+        // 'self'); every other response gets the API's.
+        if response.headers[.contentSecurityPolicy] == nil {
+            response.headers[.contentSecurityPolicy] = "default-src 'none'; frame-ancestors 'none'"
+        }
         response.headers[.referrerPolicy] = "no-referrer"
         response.headers[.crossOriginOpenerPolicy] = "same-origin"
         response.headers[.crossOriginResourcePolicy] = "same-origin"

@@ -23,6 +23,11 @@ public struct AccessLogEntry: Sendable, Equatable, Encodable {
     public var bytes: Int?
     /// `drop_request` or `drop_response` when a dev-mode fault closed the connection instead.
     public var dropped: String?
+    /// The dev-mode fault rule that fired for this request, if any.
+    public var fault: FiredFault? = nil
+    /// The entry's place in the log: 1 for the server's first request, one more for each kept entry
+    /// (set by ``AccessLogBuffer``; 0 until kept). Lets a reader ask for what came after it.
+    public var sequence: Int = 0
 
     /// The log metadata of the entry (swift-log), for the text and JSON log formats alike.
     var metadata: [String: String] {
@@ -33,6 +38,20 @@ public struct AccessLogEntry: Sendable, Equatable, Encodable {
         metadata["tenant"] = tenant
         metadata["bytes"] = bytes.map(String.init)
         metadata["dropped"] = dropped
+        metadata["fault"] = fault?.ruleID
         return metadata
+    }
+}
+
+/// A fault rule that fired for a request, as the access log records it.
+public struct FiredFault: Sendable, Equatable, Encodable {
+    /// The rule's id (`f-1`).
+    public var ruleID: String
+    /// What the rule did: `delay`, `status`, `drop_request` or `drop_response`.
+    public var action: String
+
+    enum CodingKeys: String, CodingKey {
+        case ruleID = "ruleId"
+        case action
     }
 }

@@ -78,6 +78,29 @@ actor TenantRegistry {
         }
     }
 
+    /// One tenant as the registry lists it.
+    struct Listing: Sendable {
+        var id: TenantID
+        var name: String
+        var createdAt: Date
+    }
+
+    /// A page of tenants, newest first (in creation order when created at the same instant), and how
+    /// many there are in all.
+    func tenantPage(offset: Int, limit: Int) async throws -> (items: [Listing], total: Int) {
+        try await registry.read { db in
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tenants") ?? 0
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT id, name, created_at FROM tenants ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?",
+                arguments: [limit, offset])
+            let items = rows.compactMap { row -> Listing? in
+                guard let id = TenantID(row["id"]) else { return nil }
+                return Listing(id: id, name: row["name"], createdAt: row["created_at"])
+            }
+            return (items, total)
+        }
+    }
+
     /// The database of an existing tenant.
     ///
     /// - Throws: `404 tenant_not_found` when no such tenant exists.

@@ -74,11 +74,23 @@ extension Components {
         internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
             case deny = "DENY"
         }
-        /// Always `default-src 'none'; frame-ancestors 'none'`.
+        /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
         ///
         /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
         internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
             case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+        }
+        /// The dev console's page and files: scripts, styles, images and connections from this server only; nothing inline, no `eval`, no framing.
+        ///
+        /// - Remark: Generated from `#/components/headers/Content-Security-Policy-Console`.
+        internal enum ContentSecurityPolicyConsole: String, Codable, Hashable, Sendable, CaseIterable {
+            case defaultSrc_apos_Self_apos__semi_BaseUri_apos_None_apos__semi_FormAction_apos_None_apos__semi_FrameAncestors_apos_None_apos__semi_ObjectSrc_apos_None_apos_ = "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'"
+        }
+        /// `no-cache`: the dev console's page and files are revalidated on every load.
+        ///
+        /// - Remark: Generated from `#/components/headers/Cache-Control-Console`.
+        internal enum CacheControlConsole: String, Codable, Hashable, Sendable, CaseIterable {
+            case noCache = "no-cache"
         }
         /// Always `no-referrer`.
         ///

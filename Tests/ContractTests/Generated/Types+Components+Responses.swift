@@ -41,7 +41,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/BadRequest/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -80,7 +80,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -180,7 +180,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/Unauthorized/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -220,7 +220,7 @@ extension Components {
                 ///   - wwwAuthenticate: `Bearer realm="edugo"` when no token was sent; `Bearer realm="edugo", error="invalid_token"` for an invalid, expired or revoked token.
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -318,7 +318,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/InvalidCredentials/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -357,7 +357,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -453,7 +453,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/InvalidRefreshToken/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -492,7 +492,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -588,7 +588,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/Forbidden/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -627,7 +627,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -723,7 +723,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/NotFound/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -762,7 +762,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -858,7 +858,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/Conflict/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -897,7 +897,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -993,7 +993,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/VersionConflict/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -1032,7 +1032,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -1128,7 +1128,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/PreconditionFailed/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -1167,7 +1167,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -1263,7 +1263,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/PreconditionRequired/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -1302,7 +1302,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -1398,7 +1398,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/PayloadTooLarge/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -1437,7 +1437,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -1533,7 +1533,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/UnsupportedMediaType/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -1572,7 +1572,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -1668,7 +1668,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/IdempotencyKeyReused/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -1707,7 +1707,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -1807,7 +1807,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/TooManyRequests/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -1847,7 +1847,7 @@ extension Components {
                 ///   - retryAfter: Seconds to wait before retrying.
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -1945,7 +1945,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/InternalError/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -1984,7 +1984,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -2084,7 +2084,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/MethodNotAllowed/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -2124,7 +2124,7 @@ extension Components {
                 ///   - allow: Methods the path supports (on 405 responses, which any path can answer for an unsupported method).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -2187,6 +2187,141 @@ extension Components {
                 self.body = body
             }
         }
+        internal struct DevCrossOrigin: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/DevCrossOrigin/headers`.
+            internal struct Headers: Sendable, Hashable {
+                /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                ///
+                /// - Remark: Generated from `#/components/responses/DevCrossOrigin/headers/X-Request-ID`.
+                internal var xRequestID: Components.Headers.XRequestID
+                /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                    case noStore = "no-store"
+                }
+                /// `no-store` (auth, users, errors, dev).
+                ///
+                /// - Remark: Generated from `#/components/responses/DevCrossOrigin/headers/Cache-Control`.
+                internal var cacheControl: Components.Headers.CacheControlNoStore
+                /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                    case nosniff = "nosniff"
+                }
+                /// Always `nosniff`.
+                ///
+                /// - Remark: Generated from `#/components/responses/DevCrossOrigin/headers/X-Content-Type-Options`.
+                internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                    case deny = "DENY"
+                }
+                /// Always `DENY`.
+                ///
+                /// - Remark: Generated from `#/components/responses/DevCrossOrigin/headers/X-Frame-Options`.
+                internal var xFrameOptions: Components.Headers.XFrameOptions
+                /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                    case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                }
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                ///
+                /// - Remark: Generated from `#/components/responses/DevCrossOrigin/headers/Content-Security-Policy`.
+                internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                    case noReferrer = "no-referrer"
+                }
+                /// Always `no-referrer`.
+                ///
+                /// - Remark: Generated from `#/components/responses/DevCrossOrigin/headers/Referrer-Policy`.
+                internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                    case sameOrigin = "same-origin"
+                }
+                /// Always `same-origin`.
+                ///
+                /// - Remark: Generated from `#/components/responses/DevCrossOrigin/headers/Cross-Origin-Opener-Policy`.
+                internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                    case sameOrigin = "same-origin"
+                }
+                /// Always `same-origin`.
+                ///
+                /// - Remark: Generated from `#/components/responses/DevCrossOrigin/headers/Cross-Origin-Resource-Policy`.
+                internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///
+                /// - Remark: Generated from `#/components/responses/DevCrossOrigin/headers/Strict-Transport-Security`.
+                internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                ///   - xContentTypeOptions: Always `nosniff`.
+                ///   - xFrameOptions: Always `DENY`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                ///   - referrerPolicy: Always `no-referrer`.
+                ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                ///   - crossOriginResourcePolicy: Always `same-origin`.
+                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                internal init(
+                    xRequestID: Components.Headers.XRequestID,
+                    cacheControl: Components.Headers.CacheControlNoStore,
+                    xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                    xFrameOptions: Components.Headers.XFrameOptions,
+                    contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                    referrerPolicy: Components.Headers.ReferrerPolicy,
+                    crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                    crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                    strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                ) {
+                    self.xRequestID = xRequestID
+                    self.cacheControl = cacheControl
+                    self.xContentTypeOptions = xContentTypeOptions
+                    self.xFrameOptions = xFrameOptions
+                    self.contentSecurityPolicy = contentSecurityPolicy
+                    self.referrerPolicy = referrerPolicy
+                    self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                    self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                    self.strictTransportSecurity = strictTransportSecurity
+                }
+            }
+            /// Received HTTP response headers
+            internal var headers: Components.Responses.DevCrossOrigin.Headers
+            /// - Remark: Generated from `#/components/responses/DevCrossOrigin/content`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/DevCrossOrigin/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                internal var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            internal var body: Components.Responses.DevCrossOrigin.Body
+            /// Creates a new `DevCrossOrigin`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            internal init(
+                headers: Components.Responses.DevCrossOrigin.Headers,
+                body: Components.Responses.DevCrossOrigin.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
         internal struct DevNotFound: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/DevNotFound/headers`.
             internal struct Headers: Sendable, Hashable {
@@ -2222,7 +2357,7 @@ extension Components {
                 internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                     case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                 }
-                /// Always `default-src 'none'; frame-ancestors 'none'`.
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///
                 /// - Remark: Generated from `#/components/responses/DevNotFound/headers/Content-Security-Policy`.
                 internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -2261,7 +2396,7 @@ extension Components {
                 ///   - cacheControl: `no-store` (auth, users, errors, dev).
                 ///   - xContentTypeOptions: Always `nosniff`.
                 ///   - xFrameOptions: Always `DENY`.
-                ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.

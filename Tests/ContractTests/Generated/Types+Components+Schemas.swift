@@ -48,7 +48,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/RequestId`.
         internal typealias RequestId = Swift.String
-        /// Stable machine-readable error code. Codes in use: `malformed_json`, `validation_failed`, `invalid_token`, `bad_request` (400); `unauthorized`, `invalid_credentials`, `invalid_refresh_token` (401); `forbidden`, `tenant_mismatch`, `email_not_verified`, `field_not_writable`, `not_enrolled`, `dev_loopback_only` (403); `not_found`, `tenant_not_found` (404); `method_not_allowed` (405); `email_taken`, `version_conflict`, `idempotency_in_progress`, `cannot_delete_self`, `user_owns_courses`, `course_not_published`, `last_admin`, `fault_limit_reached` (409); `version_conflict` (412); `payload_too_large` (413); `misdirected_request` (421, dev mode only: a `Host` other than localhost, 127.0.0.1, [::1] or an `--allowed-host`); `unsupported_media_type` (415); `idempotency_key_reused` (422); `precondition_required` (428); `rate_limited` (429); `internal_error` (500); `unavailable` (503); `injected_fault` (any 4xx/5xx a dev-mode fault rule names). Clients must tolerate codes added later.
+        /// Stable machine-readable error code. Codes in use: `malformed_json`, `validation_failed`, `invalid_token`, `bad_request` (400); `unauthorized`, `invalid_credentials`, `invalid_refresh_token` (401); `forbidden`, `tenant_mismatch`, `email_not_verified`, `field_not_writable`, `not_enrolled`, `dev_loopback_only`, `cross_origin_refused` (403); `not_found`, `tenant_not_found` (404); `method_not_allowed` (405); `email_taken`, `version_conflict`, `idempotency_in_progress`, `cannot_delete_self`, `user_owns_courses`, `course_not_published`, `last_admin`, `fault_limit_reached` (409); `version_conflict` (412); `payload_too_large` (413); `misdirected_request` (421, dev mode only: a `Host` other than localhost, 127.0.0.1, [::1] or an `--allowed-host`); `unsupported_media_type` (415); `idempotency_key_reused` (422); `precondition_required` (428); `rate_limited` (429); `internal_error` (500); `unavailable` (503); `injected_fault` (any 4xx/5xx a dev-mode fault rule names). Clients must tolerate codes added later.
         ///
         /// - Remark: Generated from `#/components/schemas/ProblemCode`.
         internal typealias ProblemCode = Swift.String
@@ -3125,6 +3125,697 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "now",
                     "offset_seconds"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevTenantSummary`.
+        internal struct DevTenantSummary: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DevTenantSummary/id`.
+            internal var id: Components.Schemas.TenantId
+            /// - Remark: Generated from `#/components/schemas/DevTenantSummary/name`.
+            internal var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DevTenantSummary/user_count`.
+            internal var userCount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/DevTenantSummary/created_at`.
+            internal var createdAt: Components.Schemas.Timestamp
+            /// Creates a new `DevTenantSummary`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - userCount:
+            ///   - createdAt:
+            internal init(
+                id: Components.Schemas.TenantId,
+                name: Swift.String,
+                userCount: Swift.Int,
+                createdAt: Components.Schemas.Timestamp
+            ) {
+                self.id = id
+                self.name = name
+                self.userCount = userCount
+                self.createdAt = createdAt
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case userCount = "user_count"
+                case createdAt = "created_at"
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Components.Schemas.TenantId.self,
+                    forKey: .id
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.userCount = try container.decode(
+                    Swift.Int.self,
+                    forKey: .userCount
+                )
+                self.createdAt = try container.decode(
+                    Components.Schemas.Timestamp.self,
+                    forKey: .createdAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "name",
+                    "user_count",
+                    "created_at"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevTenantPage`.
+        internal struct DevTenantPage: Codable, Hashable, Sendable {
+            /// Newest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevTenantPage/items`.
+            internal var items: [Components.Schemas.DevTenantSummary]
+            /// - Remark: Generated from `#/components/schemas/DevTenantPage/page`.
+            internal var page: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/DevTenantPage/limit`.
+            internal var limit: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/DevTenantPage/total`.
+            internal var total: Swift.Int
+            /// Creates a new `DevTenantPage`.
+            ///
+            /// - Parameters:
+            ///   - items: Newest first.
+            ///   - page:
+            ///   - limit:
+            ///   - total:
+            internal init(
+                items: [Components.Schemas.DevTenantSummary],
+                page: Swift.Int,
+                limit: Swift.Int,
+                total: Swift.Int
+            ) {
+                self.items = items
+                self.page = page
+                self.limit = limit
+                self.total = total
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case items
+                case page
+                case limit
+                case total
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.items = try container.decode(
+                    [Components.Schemas.DevTenantSummary].self,
+                    forKey: .items
+                )
+                self.page = try container.decode(
+                    Swift.Int.self,
+                    forKey: .page
+                )
+                self.limit = try container.decode(
+                    Swift.Int.self,
+                    forKey: .limit
+                )
+                self.total = try container.decode(
+                    Swift.Int.self,
+                    forKey: .total
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "items",
+                    "page",
+                    "limit",
+                    "total"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevFiredFault`.
+        internal struct DevFiredFault: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DevFiredFault/rule_id`.
+            internal var ruleId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DevFiredFault/action`.
+            internal enum ActionPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case delay = "delay"
+                case status = "status"
+                case dropRequest = "drop_request"
+                case dropResponse = "drop_response"
+            }
+            /// - Remark: Generated from `#/components/schemas/DevFiredFault/action`.
+            internal var action: Components.Schemas.DevFiredFault.ActionPayload
+            /// Creates a new `DevFiredFault`.
+            ///
+            /// - Parameters:
+            ///   - ruleId:
+            ///   - action:
+            internal init(
+                ruleId: Swift.String,
+                action: Components.Schemas.DevFiredFault.ActionPayload
+            ) {
+                self.ruleId = ruleId
+                self.action = action
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case ruleId = "rule_id"
+                case action
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.ruleId = try container.decode(
+                    Swift.String.self,
+                    forKey: .ruleId
+                )
+                self.action = try container.decode(
+                    Components.Schemas.DevFiredFault.ActionPayload.self,
+                    forKey: .action
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "rule_id",
+                    "action"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevAccessLogEntry`.
+        internal struct DevAccessLogEntry: Codable, Hashable, Sendable {
+            /// The entry's place in the log (1 for the first request the server kept).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevAccessLogEntry/sequence`.
+            internal var sequence: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/DevAccessLogEntry/timestamp`.
+            internal var timestamp: Components.Schemas.Timestamp
+            /// - Remark: Generated from `#/components/schemas/DevAccessLogEntry/request_id`.
+            internal var requestId: Components.Schemas.RequestId
+            /// The tenant the request named (`X-Tenant-ID`) or its bearer token claimed; absent when neither.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevAccessLogEntry/tenant`.
+            internal var tenant: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/DevAccessLogEntry/method`.
+            internal var method: Swift.String
+            /// The matched route template (`/v1/courses/{id}`), or `unmatched`; never the raw path.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevAccessLogEntry/route`.
+            internal var route: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DevAccessLogEntry/status`.
+            internal var status: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/DevAccessLogEntry/duration_ms`.
+            internal var durationMs: Swift.Double
+            /// Response body bytes, when known up front.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevAccessLogEntry/bytes`.
+            internal var bytes: Swift.Int?
+            /// Present when a fault closed the connection instead of answering (the status was never sent).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevAccessLogEntry/dropped`.
+            internal enum DroppedPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case dropRequest = "drop_request"
+                case dropResponse = "drop_response"
+            }
+            /// Present when a fault closed the connection instead of answering (the status was never sent).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevAccessLogEntry/dropped`.
+            internal var dropped: Components.Schemas.DevAccessLogEntry.DroppedPayload?
+            /// - Remark: Generated from `#/components/schemas/DevAccessLogEntry/fault`.
+            internal var fault: Components.Schemas.DevFiredFault?
+            /// Creates a new `DevAccessLogEntry`.
+            ///
+            /// - Parameters:
+            ///   - sequence: The entry's place in the log (1 for the first request the server kept).
+            ///   - timestamp:
+            ///   - requestId:
+            ///   - tenant: The tenant the request named (`X-Tenant-ID`) or its bearer token claimed; absent when neither.
+            ///   - method:
+            ///   - route: The matched route template (`/v1/courses/{id}`), or `unmatched`; never the raw path.
+            ///   - status:
+            ///   - durationMs:
+            ///   - bytes: Response body bytes, when known up front.
+            ///   - dropped: Present when a fault closed the connection instead of answering (the status was never sent).
+            ///   - fault:
+            internal init(
+                sequence: Swift.Int,
+                timestamp: Components.Schemas.Timestamp,
+                requestId: Components.Schemas.RequestId,
+                tenant: Swift.String? = nil,
+                method: Swift.String,
+                route: Swift.String,
+                status: Swift.Int,
+                durationMs: Swift.Double,
+                bytes: Swift.Int? = nil,
+                dropped: Components.Schemas.DevAccessLogEntry.DroppedPayload? = nil,
+                fault: Components.Schemas.DevFiredFault? = nil
+            ) {
+                self.sequence = sequence
+                self.timestamp = timestamp
+                self.requestId = requestId
+                self.tenant = tenant
+                self.method = method
+                self.route = route
+                self.status = status
+                self.durationMs = durationMs
+                self.bytes = bytes
+                self.dropped = dropped
+                self.fault = fault
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case sequence
+                case timestamp
+                case requestId = "request_id"
+                case tenant
+                case method
+                case route
+                case status
+                case durationMs = "duration_ms"
+                case bytes
+                case dropped
+                case fault
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.sequence = try container.decode(
+                    Swift.Int.self,
+                    forKey: .sequence
+                )
+                self.timestamp = try container.decode(
+                    Components.Schemas.Timestamp.self,
+                    forKey: .timestamp
+                )
+                self.requestId = try container.decode(
+                    Components.Schemas.RequestId.self,
+                    forKey: .requestId
+                )
+                self.tenant = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .tenant
+                )
+                self.method = try container.decode(
+                    Swift.String.self,
+                    forKey: .method
+                )
+                self.route = try container.decode(
+                    Swift.String.self,
+                    forKey: .route
+                )
+                self.status = try container.decode(
+                    Swift.Int.self,
+                    forKey: .status
+                )
+                self.durationMs = try container.decode(
+                    Swift.Double.self,
+                    forKey: .durationMs
+                )
+                self.bytes = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .bytes
+                )
+                self.dropped = try container.decodeIfPresent(
+                    Components.Schemas.DevAccessLogEntry.DroppedPayload.self,
+                    forKey: .dropped
+                )
+                self.fault = try container.decodeIfPresent(
+                    Components.Schemas.DevFiredFault.self,
+                    forKey: .fault
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "sequence",
+                    "timestamp",
+                    "request_id",
+                    "tenant",
+                    "method",
+                    "route",
+                    "status",
+                    "duration_ms",
+                    "bytes",
+                    "dropped",
+                    "fault"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevRequestTail`.
+        internal struct DevRequestTail: Codable, Hashable, Sendable {
+            /// Newest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevRequestTail/items`.
+            internal var items: [Components.Schemas.DevAccessLogEntry]
+            /// The `sequence` of the newest entry kept, whatever the filters (0 before the first); pass it as `after` to get only newer entries.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevRequestTail/latest_sequence`.
+            internal var latestSequence: Swift.Int
+            /// How many entries the ring keeps (500).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevRequestTail/capacity`.
+            internal var capacity: Swift.Int
+            /// Creates a new `DevRequestTail`.
+            ///
+            /// - Parameters:
+            ///   - items: Newest first.
+            ///   - latestSequence: The `sequence` of the newest entry kept, whatever the filters (0 before the first); pass it as `after` to get only newer entries.
+            ///   - capacity: How many entries the ring keeps (500).
+            internal init(
+                items: [Components.Schemas.DevAccessLogEntry],
+                latestSequence: Swift.Int,
+                capacity: Swift.Int
+            ) {
+                self.items = items
+                self.latestSequence = latestSequence
+                self.capacity = capacity
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case items
+                case latestSequence = "latest_sequence"
+                case capacity
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.items = try container.decode(
+                    [Components.Schemas.DevAccessLogEntry].self,
+                    forKey: .items
+                )
+                self.latestSequence = try container.decode(
+                    Swift.Int.self,
+                    forKey: .latestSequence
+                )
+                self.capacity = try container.decode(
+                    Swift.Int.self,
+                    forKey: .capacity
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "items",
+                    "latest_sequence",
+                    "capacity"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevRouteTraffic`.
+        internal struct DevRouteTraffic: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DevRouteTraffic/method`.
+            internal var method: Swift.String
+            /// The route template, or `unmatched`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevRouteTraffic/route`.
+            internal var route: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DevRouteTraffic/count`.
+            internal var count: Swift.Int
+            /// `count` divided by `covered_seconds` (at least 1).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevRouteTraffic/requests_per_second`.
+            internal var requestsPerSecond: Swift.Double
+            /// Median duration (nearest rank).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevRouteTraffic/p50_ms`.
+            internal var p50Ms: Swift.Double
+            /// 99th-percentile duration (nearest rank; with fewer than 100 requests, the slowest).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevRouteTraffic/p99_ms`.
+            internal var p99Ms: Swift.Double
+            /// Creates a new `DevRouteTraffic`.
+            ///
+            /// - Parameters:
+            ///   - method:
+            ///   - route: The route template, or `unmatched`.
+            ///   - count:
+            ///   - requestsPerSecond: `count` divided by `covered_seconds` (at least 1).
+            ///   - p50Ms: Median duration (nearest rank).
+            ///   - p99Ms: 99th-percentile duration (nearest rank; with fewer than 100 requests, the slowest).
+            internal init(
+                method: Swift.String,
+                route: Swift.String,
+                count: Swift.Int,
+                requestsPerSecond: Swift.Double,
+                p50Ms: Swift.Double,
+                p99Ms: Swift.Double
+            ) {
+                self.method = method
+                self.route = route
+                self.count = count
+                self.requestsPerSecond = requestsPerSecond
+                self.p50Ms = p50Ms
+                self.p99Ms = p99Ms
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case method
+                case route
+                case count
+                case requestsPerSecond = "requests_per_second"
+                case p50Ms = "p50_ms"
+                case p99Ms = "p99_ms"
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.method = try container.decode(
+                    Swift.String.self,
+                    forKey: .method
+                )
+                self.route = try container.decode(
+                    Swift.String.self,
+                    forKey: .route
+                )
+                self.count = try container.decode(
+                    Swift.Int.self,
+                    forKey: .count
+                )
+                self.requestsPerSecond = try container.decode(
+                    Swift.Double.self,
+                    forKey: .requestsPerSecond
+                )
+                self.p50Ms = try container.decode(
+                    Swift.Double.self,
+                    forKey: .p50Ms
+                )
+                self.p99Ms = try container.decode(
+                    Swift.Double.self,
+                    forKey: .p99Ms
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "method",
+                    "route",
+                    "count",
+                    "requests_per_second",
+                    "p50_ms",
+                    "p99_ms"
+                ])
+            }
+        }
+        /// Per-route traffic from the access log's in-memory ring (the last 500 requests, `/__dev/*` reads not kept), over at most the last `window_seconds`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DevTraffic`.
+        internal struct DevTraffic: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DevTraffic/window_seconds`.
+            internal enum WindowSecondsPayload: Int, Codable, Hashable, Sendable, CaseIterable {
+                case _60 = 60
+            }
+            /// - Remark: Generated from `#/components/schemas/DevTraffic/window_seconds`.
+            internal var windowSeconds: Components.Schemas.DevTraffic.WindowSecondsPayload
+            /// The seconds the figures actually cover - the window, cut to the uptime, or to the oldest kept entry when more than 500 requests arrived within the window.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevTraffic/covered_seconds`.
+            internal var coveredSeconds: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/DevTraffic/sampled_requests`.
+            internal var sampledRequests: Swift.Int
+            /// Busiest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevTraffic/routes`.
+            internal var routes: [Components.Schemas.DevRouteTraffic]
+            /// Creates a new `DevTraffic`.
+            ///
+            /// - Parameters:
+            ///   - windowSeconds:
+            ///   - coveredSeconds: The seconds the figures actually cover - the window, cut to the uptime, or to the oldest kept entry when more than 500 requests arrived within the window.
+            ///   - sampledRequests:
+            ///   - routes: Busiest first.
+            internal init(
+                windowSeconds: Components.Schemas.DevTraffic.WindowSecondsPayload,
+                coveredSeconds: Swift.Double,
+                sampledRequests: Swift.Int,
+                routes: [Components.Schemas.DevRouteTraffic]
+            ) {
+                self.windowSeconds = windowSeconds
+                self.coveredSeconds = coveredSeconds
+                self.sampledRequests = sampledRequests
+                self.routes = routes
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case windowSeconds = "window_seconds"
+                case coveredSeconds = "covered_seconds"
+                case sampledRequests = "sampled_requests"
+                case routes
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.windowSeconds = try container.decode(
+                    Components.Schemas.DevTraffic.WindowSecondsPayload.self,
+                    forKey: .windowSeconds
+                )
+                self.coveredSeconds = try container.decode(
+                    Swift.Double.self,
+                    forKey: .coveredSeconds
+                )
+                self.sampledRequests = try container.decode(
+                    Swift.Int.self,
+                    forKey: .sampledRequests
+                )
+                self.routes = try container.decode(
+                    [Components.Schemas.DevRouteTraffic].self,
+                    forKey: .routes
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "window_seconds",
+                    "covered_seconds",
+                    "sampled_requests",
+                    "routes"
+                ])
+            }
+        }
+        /// The server has no TLS of its own yet, so this is always `{enabled: false, pin: null}`. A server with TLS will report `enabled: true` and `pin`, the SHA-256 pin of its certificate's public key.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DevTls`.
+        internal struct DevTls: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DevTls/enabled`.
+            internal var enabled: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/DevTls/pin`.
+            internal var pin: Swift.String?
+            /// Creates a new `DevTls`.
+            ///
+            /// - Parameters:
+            ///   - enabled:
+            ///   - pin:
+            internal init(
+                enabled: Swift.Bool,
+                pin: Swift.String? = nil
+            ) {
+                self.enabled = enabled
+                self.pin = pin
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case enabled
+                case pin
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.enabled = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .enabled
+                )
+                self.pin = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .pin
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "enabled",
+                    "pin"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevServer`.
+        internal struct DevServer: Codable, Hashable, Sendable {
+            /// The version of the EduGo API the server implements (this document's `info.version`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevServer/version`.
+            internal var version: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DevServer/uptime_seconds`.
+            internal var uptimeSeconds: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/DevServer/storage`.
+            internal enum StoragePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case directory = "directory"
+                case memory = "memory"
+            }
+            /// - Remark: Generated from `#/components/schemas/DevServer/storage`.
+            internal var storage: Components.Schemas.DevServer.StoragePayload
+            /// The absolute data directory; `null` with in-memory storage.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevServer/data_directory`.
+            internal var dataDirectory: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/DevServer/dev_mode`.
+            internal var devMode: Swift.Bool
+            /// Whether `GET /metrics` is served.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevServer/metrics_enabled`.
+            internal var metricsEnabled: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/DevServer/tls`.
+            internal var tls: Components.Schemas.DevTls
+            /// - Remark: Generated from `#/components/schemas/DevServer/traffic`.
+            internal var traffic: Components.Schemas.DevTraffic
+            /// Creates a new `DevServer`.
+            ///
+            /// - Parameters:
+            ///   - version: The version of the EduGo API the server implements (this document's `info.version`).
+            ///   - uptimeSeconds:
+            ///   - storage:
+            ///   - dataDirectory: The absolute data directory; `null` with in-memory storage.
+            ///   - devMode:
+            ///   - metricsEnabled: Whether `GET /metrics` is served.
+            ///   - tls:
+            ///   - traffic:
+            internal init(
+                version: Swift.String,
+                uptimeSeconds: Swift.Int,
+                storage: Components.Schemas.DevServer.StoragePayload,
+                dataDirectory: Swift.String? = nil,
+                devMode: Swift.Bool,
+                metricsEnabled: Swift.Bool,
+                tls: Components.Schemas.DevTls,
+                traffic: Components.Schemas.DevTraffic
+            ) {
+                self.version = version
+                self.uptimeSeconds = uptimeSeconds
+                self.storage = storage
+                self.dataDirectory = dataDirectory
+                self.devMode = devMode
+                self.metricsEnabled = metricsEnabled
+                self.tls = tls
+                self.traffic = traffic
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case version
+                case uptimeSeconds = "uptime_seconds"
+                case storage
+                case dataDirectory = "data_directory"
+                case devMode = "dev_mode"
+                case metricsEnabled = "metrics_enabled"
+                case tls
+                case traffic
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.version = try container.decode(
+                    Swift.String.self,
+                    forKey: .version
+                )
+                self.uptimeSeconds = try container.decode(
+                    Swift.Int.self,
+                    forKey: .uptimeSeconds
+                )
+                self.storage = try container.decode(
+                    Components.Schemas.DevServer.StoragePayload.self,
+                    forKey: .storage
+                )
+                self.dataDirectory = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .dataDirectory
+                )
+                self.devMode = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .devMode
+                )
+                self.metricsEnabled = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .metricsEnabled
+                )
+                self.tls = try container.decode(
+                    Components.Schemas.DevTls.self,
+                    forKey: .tls
+                )
+                self.traffic = try container.decode(
+                    Components.Schemas.DevTraffic.self,
+                    forKey: .traffic
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "version",
+                    "uptime_seconds",
+                    "storage",
+                    "data_directory",
+                    "dev_mode",
+                    "metrics_enabled",
+                    "tls",
+                    "traffic"
                 ])
             }
         }

@@ -62,7 +62,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/health/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -100,7 +100,7 @@ internal enum Operations {
                     ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -232,7 +232,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/health/GET/responses/503/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -270,7 +270,7 @@ internal enum Operations {
                     ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -454,7 +454,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -493,7 +493,7 @@ internal enum Operations {
                     ///   - cacheControl: `public, max-age=300`.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -692,7 +692,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/openapi.yaml/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -730,7 +730,7 @@ internal enum Operations {
                     ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -957,7 +957,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/202/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -996,7 +996,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -1338,7 +1338,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/login/POST/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -1377,7 +1377,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -1767,7 +1767,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/refresh/POST/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -1806,7 +1806,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -2162,7 +2162,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/logout/POST/responses/204/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -2201,7 +2201,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -2469,7 +2469,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/forgot-password/POST/responses/202/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -2508,7 +2508,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -2852,7 +2852,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/responses/202/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -2891,7 +2891,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -3235,7 +3235,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/reset-password/POST/responses/204/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -3274,7 +3274,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -3574,7 +3574,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/verify-email/POST/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -3613,7 +3613,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -3875,7 +3875,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/me/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -3914,7 +3914,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -4242,7 +4242,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -4281,7 +4281,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -4602,7 +4602,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/POST/responses/201/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -4644,7 +4644,7 @@ internal enum Operations {
                     ///   - idempotentReplayed: `true` when this response is a replay of a stored response for the same `Idempotency-Key`.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -5063,7 +5063,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/search/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -5102,7 +5102,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -5391,7 +5391,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/me/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -5431,7 +5431,7 @@ internal enum Operations {
                     ///   - eTag: Strong ETag of the returned resource, `"<version>"`, when sent.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -5755,7 +5755,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/me/PATCH/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -5796,7 +5796,7 @@ internal enum Operations {
                     ///   - idempotentReplayed: `true` when this response is a replay of a stored response for the same `Idempotency-Key`.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -6252,7 +6252,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/me/courses/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -6291,7 +6291,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -6607,7 +6607,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -6647,7 +6647,7 @@ internal enum Operations {
                     ///   - eTag: Strong ETag of the resource: `"<version>"`.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -6764,7 +6764,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/GET/responses/304/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -6803,7 +6803,7 @@ internal enum Operations {
                     ///   - eTag: Strong ETag of the resource: `"<version>"`.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -7142,7 +7142,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/PATCH/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -7183,7 +7183,7 @@ internal enum Operations {
                     ///   - idempotentReplayed: `true` when this response is a replay of a stored response for the same `Idempotency-Key`.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -7645,7 +7645,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/DELETE/responses/204/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -7683,7 +7683,7 @@ internal enum Operations {
                     ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -8020,7 +8020,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -8059,7 +8059,7 @@ internal enum Operations {
                     ///   - cacheControl: `private, no-cache` (course, lesson, enrollment and progress resources; revalidate with the `ETag`).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -8380,7 +8380,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/POST/responses/201/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -8422,7 +8422,7 @@ internal enum Operations {
                     ///   - idempotentReplayed: `true` when this response is a replay of a stored response for the same `Idempotency-Key`.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -8850,7 +8850,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/search/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -8889,7 +8889,7 @@ internal enum Operations {
                     ///   - cacheControl: `private, no-cache` (course, lesson, enrollment and progress resources; revalidate with the `ETag`).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -9205,7 +9205,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -9245,7 +9245,7 @@ internal enum Operations {
                     ///   - eTag: Strong ETag of the resource: `"<version>"`.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -9362,7 +9362,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/GET/responses/304/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -9401,7 +9401,7 @@ internal enum Operations {
                     ///   - eTag: Strong ETag of the resource: `"<version>"`.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -9740,7 +9740,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/PATCH/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -9781,7 +9781,7 @@ internal enum Operations {
                     ///   - idempotentReplayed: `true` when this response is a replay of a stored response for the same `Idempotency-Key`.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -10243,7 +10243,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/DELETE/responses/204/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -10281,7 +10281,7 @@ internal enum Operations {
                     ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -10594,7 +10594,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/enrollment/POST/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -10634,7 +10634,7 @@ internal enum Operations {
                     ///   - idempotentReplayed: `true` when this response is a replay of a stored response for the same `Idempotency-Key`.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -10767,7 +10767,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/enrollment/POST/responses/201/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -10808,7 +10808,7 @@ internal enum Operations {
                     ///   - idempotentReplayed: `true` when this response is a replay of a stored response for the same `Idempotency-Key`.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -11178,7 +11178,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/enrollment/DELETE/responses/204/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -11216,7 +11216,7 @@ internal enum Operations {
                     ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -11512,7 +11512,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -11551,7 +11551,7 @@ internal enum Operations {
                     ///   - cacheControl: `private, no-cache` (course, lesson, enrollment and progress resources; revalidate with the `ETag`).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -11911,7 +11911,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/POST/responses/201/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -11953,7 +11953,7 @@ internal enum Operations {
                     ///   - idempotentReplayed: `true` when this response is a replay of a stored response for the same `Idempotency-Key`.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -12399,7 +12399,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -12439,7 +12439,7 @@ internal enum Operations {
                     ///   - eTag: Strong ETag of the resource: `"<version>"`.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -12556,7 +12556,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/GET/responses/304/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -12595,7 +12595,7 @@ internal enum Operations {
                     ///   - eTag: Strong ETag of the resource: `"<version>"`.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -12943,7 +12943,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/PATCH/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -12984,7 +12984,7 @@ internal enum Operations {
                     ///   - idempotentReplayed: `true` when this response is a replay of a stored response for the same `Idempotency-Key`.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -13455,7 +13455,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/DELETE/responses/204/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -13493,7 +13493,7 @@ internal enum Operations {
                     ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -13809,7 +13809,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/progress/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -13848,7 +13848,7 @@ internal enum Operations {
                     ///   - cacheControl: `private, no-cache` (course, lesson, enrollment and progress resources; revalidate with the `ETag`).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -14213,7 +14213,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/progress/PUT/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -14254,7 +14254,7 @@ internal enum Operations {
                     ///   - idempotentReplayed: `true` when this response is a replay of a stored response for the same `Idempotency-Key`.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -14697,7 +14697,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -14736,7 +14736,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -15020,7 +15020,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/__dev/mailbox/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -15059,7 +15059,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -15249,6 +15249,329 @@ internal enum Operations {
             }
         }
     }
+    /// Every tenant, with how many accounts it has
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Newest first, paginated.
+    ///
+    /// - Remark: HTTP `GET /__dev/tenants`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/get(devListTenants)`.
+    internal enum DevListTenants {
+        internal static let id: Swift.String = "devListTenants"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/__dev/tenants/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+                ///
+                /// - Remark: Generated from `#/paths/__dev/tenants/GET/query/page`.
+                internal var page: Components.Parameters.Page?
+                /// Page size (1–100). Out of range → 400 `validation_failed`.
+                ///
+                /// - Remark: Generated from `#/paths/__dev/tenants/GET/query/limit`.
+                internal var limit: Components.Parameters.Limit?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - page: 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+                ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
+                internal init(
+                    page: Components.Parameters.Page? = nil,
+                    limit: Components.Parameters.Limit? = nil
+                ) {
+                    self.page = page
+                    self.limit = limit
+                }
+            }
+            internal var query: Operations.DevListTenants.Input.Query
+            /// - Remark: Generated from `#/paths/__dev/tenants/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevListTenants.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevListTenants.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.DevListTenants.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                query: Operations.DevListTenants.Input.Query = .init(),
+                headers: Operations.DevListTenants.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/__dev/tenants/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/tenants/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                    internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store` (auth, users, errors, dev).
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/tenants/GET/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlNoStore
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/tenants/GET/responses/200/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/tenants/GET/responses/200/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/tenants/GET/responses/200/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/tenants/GET/responses/200/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/tenants/GET/responses/200/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/tenants/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/tenants/GET/responses/200/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlNoStore,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DevListTenants.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/__dev/tenants/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/__dev/tenants/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.DevTenantPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.DevTenantPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.DevListTenants.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.DevListTenants.Output.Ok.Headers,
+                    body: Operations.DevListTenants.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The tenants.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/get(devListTenants)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.DevListTenants.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.DevListTenants.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad Request: `validation_failed` (`page` or `limit` out of range).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/get(devListTenants)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not Found: the server is not running in dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/get(devListTenants)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.DevNotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.DevNotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/get(devListTenants)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// Create a fresh seeded tenant
     ///
     /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. No request body. Creates a tenant with one verified account per role.
@@ -15314,7 +15637,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/__dev/tenants/POST/responses/201/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -15353,7 +15676,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -15432,6 +15755,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Forbidden (`cross_origin_refused`): the request carried an `Origin` header that is not the server's own (`http://` + its `Host`). Requests without `Origin` are not refused.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/post(devCreateTenant)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.DevCrossOrigin)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.DevCrossOrigin {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -15594,7 +15940,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -15633,7 +15979,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -15908,7 +16254,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/POST/responses/201/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -15947,7 +16293,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -16049,6 +16395,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Forbidden (`cross_origin_refused`): the request carried an `Origin` header that is not the server's own (`http://` + its `Host`). Requests without `Origin` are not refused.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/post(devCreateFault)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.DevCrossOrigin)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.DevCrossOrigin {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -16280,7 +16649,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/DELETE/responses/204/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -16319,7 +16688,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -16397,6 +16766,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Forbidden (`cross_origin_refused`): the request carried an `Origin` header that is not the server's own (`http://` + its `Host`). Requests without `Origin` are not refused.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/delete(devDeleteFaults)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.DevCrossOrigin)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.DevCrossOrigin {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -16573,7 +16965,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/responses/204/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -16612,7 +17004,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -16690,6 +17082,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Forbidden (`cross_origin_refused`): the request carried an `Origin` header that is not the server's own (`http://` + its `Host`). Requests without `Origin` are not refused.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/{id}/delete(devDeleteFault)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.DevCrossOrigin)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.DevCrossOrigin {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -16837,7 +17252,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/__dev/clock/GET/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -16876,7 +17291,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -17119,7 +17534,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/__dev/clock/POST/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -17158,7 +17573,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -17260,6 +17675,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Forbidden (`cross_origin_refused`): the request carried an `Origin` header that is not the server's own (`http://` + its `Host`). Requests without `Origin` are not refused.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/clock/post(devAdvanceClock)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.DevCrossOrigin)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.DevCrossOrigin {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -17459,7 +17897,7 @@ internal enum Operations {
                     internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
                         case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
                     }
-                    /// Always `default-src 'none'; frame-ancestors 'none'`.
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///
                     /// - Remark: Generated from `#/paths/__dev/clock/DELETE/responses/200/headers/Content-Security-Policy`.
                     internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
@@ -17498,7 +17936,7 @@ internal enum Operations {
                     ///   - cacheControl: `no-store` (auth, users, errors, dev).
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
-                    ///   - contentSecurityPolicy: Always `default-src 'none'; frame-ancestors 'none'`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
@@ -17582,6 +18020,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// Forbidden (`cross_origin_refused`): the request carried an `Origin` header that is not the server's own (`http://` + its `Host`). Requests without `Origin` are not refused.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/clock/delete(devResetClock)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.DevCrossOrigin)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.DevCrossOrigin {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Not Found: the server is not running in dev mode, or `tenant_not_found`.
             ///
             /// - Remark: Generated from `#/paths//__dev/clock/delete(devResetClock)/responses/404`.
@@ -17608,6 +18069,1575 @@ internal enum Operations {
             /// Internal Server Error (`internal_error`).
             ///
             /// - Remark: Generated from `#/paths//__dev/clock/delete(devResetClock)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The dev console (a web page)
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. A single HTML page (with its CSS and JavaScript modules at `/__dev/assets/{name}`) showing tenants, the mailbox, a live tail of requests, fault rules, the clock and server facts. It reads and writes only through the documented `/__dev/*` operations and `verifyEmail`. Served with its own Content-Security-Policy (`default-src 'self'`, no inline scripts or styles, no `eval`); the same loopback and `Host` rules as every `/__dev` route. `/__dev` without the trailing slash serves it too.
+    ///
+    /// - Remark: HTTP `GET /__dev/`.
+    /// - Remark: Generated from `#/paths//__dev//get(devConsole)`.
+    internal enum DevConsole {
+        internal static let id: Swift.String = "devConsole"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/__dev/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevConsole.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevConsole.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.DevConsole.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            internal init(headers: Operations.DevConsole.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/__dev/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-Console`.
+                    internal enum CacheControlConsole: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noCache = "no-cache"
+                    }
+                    /// `no-cache`: the dev console's page and files are revalidated on every load.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/GET/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlConsole
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/GET/responses/200/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/GET/responses/200/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy-Console`.
+                    internal enum ContentSecurityPolicyConsole: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_Self_apos__semi_BaseUri_apos_None_apos__semi_FormAction_apos_None_apos__semi_FrameAncestors_apos_None_apos__semi_ObjectSrc_apos_None_apos_ = "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'"
+                    }
+                    /// The dev console's page and files: scripts, styles, images and connections from this server only; nothing inline, no `eval`, no framing.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/GET/responses/200/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicyConsole
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/GET/responses/200/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/GET/responses/200/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/GET/responses/200/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `no-cache`: the dev console's page and files are revalidated on every load.
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: The dev console's page and files: scripts, styles, images and connections from this server only; nothing inline, no `eval`, no framing.
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlConsole,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicyConsole,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DevConsole.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/__dev/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/__dev/GET/responses/200/content/text\/html`.
+                    case html(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.html`.
+                    ///
+                    /// - Throws: An error if `self` is not `.html`.
+                    /// - SeeAlso: `.html`.
+                    internal var html: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .html(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.DevConsole.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.DevConsole.Output.Ok.Headers,
+                    body: Operations.DevConsole.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The console page.
+            ///
+            /// - Remark: Generated from `#/paths//__dev//get(devConsole)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.DevConsole.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.DevConsole.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not Found: the server is not running in dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//__dev//get(devConsole)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.DevNotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.DevNotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//__dev//get(devConsole)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case html
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/html":
+                    self = .html
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .html:
+                    return "text/html"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .html,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A file of the dev console (stylesheet, script module, icon)
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Only the names listed here are served (a fixed list, never a path); any other name answers 404 `not_found`.
+    ///
+    /// - Remark: HTTP `GET /__dev/assets/{name}`.
+    /// - Remark: Generated from `#/paths//__dev/assets/{name}/get(devConsoleAsset)`.
+    internal enum DevConsoleAsset {
+        internal static let id: Swift.String = "devConsoleAsset"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/path/name`.
+                internal enum NamePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case console_css = "console.css"
+                    case console_js = "console.js"
+                    case api_js = "api.js"
+                    case dom_js = "dom.js"
+                    case tenants_js = "tenants.js"
+                    case mailbox_js = "mailbox.js"
+                    case requests_js = "requests.js"
+                    case faults_js = "faults.js"
+                    case clock_js = "clock.js"
+                    case server_js = "server.js"
+                    case icon_svg = "icon.svg"
+                }
+                /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/path/name`.
+                internal var name: Operations.DevConsoleAsset.Input.Path.NamePayload
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - name:
+                internal init(name: Operations.DevConsoleAsset.Input.Path.NamePayload) {
+                    self.name = name
+                }
+            }
+            internal var path: Operations.DevConsoleAsset.Input.Path
+            /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevConsoleAsset.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevConsoleAsset.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.DevConsoleAsset.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.DevConsoleAsset.Input.Path,
+                headers: Operations.DevConsoleAsset.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-Console`.
+                    internal enum CacheControlConsole: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noCache = "no-cache"
+                    }
+                    /// `no-cache`: the dev console's page and files are revalidated on every load.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlConsole
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/responses/200/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/responses/200/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy-Console`.
+                    internal enum ContentSecurityPolicyConsole: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_Self_apos__semi_BaseUri_apos_None_apos__semi_FormAction_apos_None_apos__semi_FrameAncestors_apos_None_apos__semi_ObjectSrc_apos_None_apos_ = "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'"
+                    }
+                    /// The dev console's page and files: scripts, styles, images and connections from this server only; nothing inline, no `eval`, no framing.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/responses/200/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicyConsole
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/responses/200/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/responses/200/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/responses/200/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `no-cache`: the dev console's page and files are revalidated on every load.
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: The dev console's page and files: scripts, styles, images and connections from this server only; nothing inline, no `eval`, no framing.
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlConsole,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicyConsole,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DevConsoleAsset.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/responses/200/content/text\/css`.
+                    case textCss(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.textCss`.
+                    ///
+                    /// - Throws: An error if `self` is not `.textCss`.
+                    /// - SeeAlso: `.textCss`.
+                    internal var textCss: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .textCss(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "text/css",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/responses/200/content/text\/javascript`.
+                    case textJavascript(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.textJavascript`.
+                    ///
+                    /// - Throws: An error if `self` is not `.textJavascript`.
+                    /// - SeeAlso: `.textJavascript`.
+                    internal var textJavascript: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .textJavascript(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "text/javascript",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/responses/200/content/image\/svg+xml`.
+                    case imageSvgXml(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.imageSvgXml`.
+                    ///
+                    /// - Throws: An error if `self` is not `.imageSvgXml`.
+                    /// - SeeAlso: `.imageSvgXml`.
+                    internal var imageSvgXml: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .imageSvgXml(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "image/svg+xml",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.DevConsoleAsset.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.DevConsoleAsset.Output.Ok.Headers,
+                    body: Operations.DevConsoleAsset.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The file, as `text/css`, `text/javascript` or `image/svg+xml`.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/assets/{name}/get(devConsoleAsset)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.DevConsoleAsset.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.DevConsoleAsset.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not Found: the server is not running in dev mode, or no console file has that name.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/assets/{name}/get(devConsoleAsset)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.DevNotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.DevNotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/assets/{name}/get(devConsoleAsset)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case textCss
+            case textJavascript
+            case imageSvgXml
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/css":
+                    self = .textCss
+                case "text/javascript":
+                    self = .textJavascript
+                case "image/svg+xml":
+                    self = .imageSvgXml
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .textCss:
+                    return "text/css"
+                case .textJavascript:
+                    return "text/javascript"
+                case .imageSvgXml:
+                    return "image/svg+xml"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .textCss,
+                    .textJavascript,
+                    .imageSvgXml,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A tenant's accounts
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Newest first, paginated. No passwords (only `devCreateTenant` answers those, once).
+    ///
+    /// - Remark: HTTP `GET /__dev/tenants/{id}/users`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/users/get(devListTenantUsers)`.
+    internal enum DevListTenantUsers {
+        internal static let id: Swift.String = "devListTenantUsers"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/path/id`.
+                internal var id: Components.Schemas.TenantId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                internal init(id: Components.Schemas.TenantId) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.DevListTenantUsers.Input.Path
+            /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+                ///
+                /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/query/page`.
+                internal var page: Components.Parameters.Page?
+                /// Page size (1–100). Out of range → 400 `validation_failed`.
+                ///
+                /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/query/limit`.
+                internal var limit: Components.Parameters.Limit?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - page: 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+                ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
+                internal init(
+                    page: Components.Parameters.Page? = nil,
+                    limit: Components.Parameters.Limit? = nil
+                ) {
+                    self.page = page
+                    self.limit = limit
+                }
+            }
+            internal var query: Operations.DevListTenantUsers.Input.Query
+            /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevListTenantUsers.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevListTenantUsers.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.DevListTenantUsers.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                path: Operations.DevListTenantUsers.Input.Path,
+                query: Operations.DevListTenantUsers.Input.Query = .init(),
+                headers: Operations.DevListTenantUsers.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                    internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store` (auth, users, errors, dev).
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlNoStore
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/responses/200/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/responses/200/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/responses/200/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/responses/200/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/responses/200/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/responses/200/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlNoStore,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DevListTenantUsers.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.UserPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.UserPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.DevListTenantUsers.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.DevListTenantUsers.Output.Ok.Headers,
+                    body: Operations.DevListTenantUsers.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The accounts.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/{id}/users/get(devListTenantUsers)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.DevListTenantUsers.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.DevListTenantUsers.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad Request: `validation_failed` (`page` or `limit` out of range).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/{id}/users/get(devListTenantUsers)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not Found: the server is not running in dev mode, or `tenant_not_found`.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/{id}/users/get(devListTenantUsers)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.DevNotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.DevNotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/{id}/users/get(devListTenantUsers)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The last requests the server answered (the access log's in-memory ring)
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The server keeps the access-log entries of its last 500 requests in memory (reads of `/__dev/*` itself, such as the console's polling, are logged but not kept). Newest first. To follow the log, poll with `after` set to the `latest_sequence` of the previous answer. Entries carry the route template, never the raw path, query string, token or body.
+    ///
+    /// - Remark: HTTP `GET /__dev/requests`.
+    /// - Remark: Generated from `#/paths//__dev/requests/get(devTailRequests)`.
+    internal enum DevTailRequests {
+        internal static let id: Swift.String = "devTailRequests"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/__dev/requests/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// Only entries whose `sequence` is greater.
+                ///
+                /// - Remark: Generated from `#/paths/__dev/requests/GET/query/after`.
+                internal var after: Swift.Int64?
+                /// Only entries of this tenant.
+                ///
+                /// - Remark: Generated from `#/paths/__dev/requests/GET/query/tenant`.
+                internal var tenant: Components.Schemas.TenantId?
+                /// Only entries with this status, or of this class (`4xx`).
+                ///
+                /// - Remark: Generated from `#/paths/__dev/requests/GET/query/status`.
+                internal var status: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - after: Only entries whose `sequence` is greater.
+                ///   - tenant: Only entries of this tenant.
+                ///   - status: Only entries with this status, or of this class (`4xx`).
+                internal init(
+                    after: Swift.Int64? = nil,
+                    tenant: Components.Schemas.TenantId? = nil,
+                    status: Swift.String? = nil
+                ) {
+                    self.after = after
+                    self.tenant = tenant
+                    self.status = status
+                }
+            }
+            internal var query: Operations.DevTailRequests.Input.Query
+            /// - Remark: Generated from `#/paths/__dev/requests/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevTailRequests.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevTailRequests.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.DevTailRequests.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                query: Operations.DevTailRequests.Input.Query = .init(),
+                headers: Operations.DevTailRequests.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/__dev/requests/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/requests/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                    internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store` (auth, users, errors, dev).
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/requests/GET/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlNoStore
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/requests/GET/responses/200/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/requests/GET/responses/200/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/requests/GET/responses/200/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/requests/GET/responses/200/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/requests/GET/responses/200/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/requests/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/requests/GET/responses/200/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlNoStore,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DevTailRequests.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/__dev/requests/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/__dev/requests/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.DevRequestTail)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.DevRequestTail {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.DevTailRequests.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.DevTailRequests.Output.Ok.Headers,
+                    body: Operations.DevTailRequests.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The entries.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/requests/get(devTailRequests)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.DevTailRequests.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.DevTailRequests.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad Request: `validation_failed` (a malformed `after`, `tenant` or `status`).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/requests/get(devTailRequests)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not Found: the server is not running in dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/requests/get(devTailRequests)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.DevNotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.DevNotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/requests/get(devTailRequests)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Version, uptime, storage, dev and TLS state, and per-route traffic
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. `traffic` is computed from the access log's in-memory ring (the last 500 requests, `/__dev/*` reads not kept) over at most the last 60 seconds; see its members for the seconds and requests it actually covers.
+    ///
+    /// - Remark: HTTP `GET /__dev/server`.
+    /// - Remark: Generated from `#/paths//__dev/server/get(devGetServer)`.
+    internal enum DevGetServer {
+        internal static let id: Swift.String = "devGetServer"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/__dev/server/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevGetServer.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DevGetServer.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.DevGetServer.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            internal init(headers: Operations.DevGetServer.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/__dev/server/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/server/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                    internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store` (auth, users, errors, dev).
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/server/GET/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlNoStore
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/server/GET/responses/200/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/server/GET/responses/200/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/server/GET/responses/200/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/server/GET/responses/200/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/server/GET/responses/200/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/server/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/__dev/server/GET/responses/200/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlNoStore,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DevGetServer.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/__dev/server/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/__dev/server/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.DevServer)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.DevServer {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.DevGetServer.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.DevGetServer.Output.Ok.Headers,
+                    body: Operations.DevGetServer.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The server's state.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/server/get(devGetServer)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.DevGetServer.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.DevGetServer.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not Found: the server is not running in dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/server/get(devGetServer)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.DevNotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.DevNotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/server/get(devGetServer)/responses/500`.
             ///
             /// HTTP response code: `500 internalServerError`.
             case internalServerError(Components.Responses.InternalError)

@@ -231,6 +231,13 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /__dev/mailbox`.
     /// - Remark: Generated from `#/paths//__dev/mailbox/get(devGetMailbox)`.
     func devGetMailbox(_ input: Operations.DevGetMailbox.Input) async throws -> Operations.DevGetMailbox.Output
+    /// Every tenant, with how many accounts it has
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Newest first, paginated.
+    ///
+    /// - Remark: HTTP `GET /__dev/tenants`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/get(devListTenants)`.
+    func devListTenants(_ input: Operations.DevListTenants.Input) async throws -> Operations.DevListTenants.Output
     /// Create a fresh seeded tenant
     ///
     /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. No request body. Creates a tenant with one verified account per role.
@@ -287,6 +294,41 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /__dev/clock`.
     /// - Remark: Generated from `#/paths//__dev/clock/delete(devResetClock)`.
     func devResetClock(_ input: Operations.DevResetClock.Input) async throws -> Operations.DevResetClock.Output
+    /// The dev console (a web page)
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. A single HTML page (with its CSS and JavaScript modules at `/__dev/assets/{name}`) showing tenants, the mailbox, a live tail of requests, fault rules, the clock and server facts. It reads and writes only through the documented `/__dev/*` operations and `verifyEmail`. Served with its own Content-Security-Policy (`default-src 'self'`, no inline scripts or styles, no `eval`); the same loopback and `Host` rules as every `/__dev` route. `/__dev` without the trailing slash serves it too.
+    ///
+    /// - Remark: HTTP `GET /__dev/`.
+    /// - Remark: Generated from `#/paths//__dev//get(devConsole)`.
+    func devConsole(_ input: Operations.DevConsole.Input) async throws -> Operations.DevConsole.Output
+    /// A file of the dev console (stylesheet, script module, icon)
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Only the names listed here are served (a fixed list, never a path); any other name answers 404 `not_found`.
+    ///
+    /// - Remark: HTTP `GET /__dev/assets/{name}`.
+    /// - Remark: Generated from `#/paths//__dev/assets/{name}/get(devConsoleAsset)`.
+    func devConsoleAsset(_ input: Operations.DevConsoleAsset.Input) async throws -> Operations.DevConsoleAsset.Output
+    /// A tenant's accounts
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Newest first, paginated. No passwords (only `devCreateTenant` answers those, once).
+    ///
+    /// - Remark: HTTP `GET /__dev/tenants/{id}/users`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/users/get(devListTenantUsers)`.
+    func devListTenantUsers(_ input: Operations.DevListTenantUsers.Input) async throws -> Operations.DevListTenantUsers.Output
+    /// The last requests the server answered (the access log's in-memory ring)
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The server keeps the access-log entries of its last 500 requests in memory (reads of `/__dev/*` itself, such as the console's polling, are logged but not kept). Newest first. To follow the log, poll with `after` set to the `latest_sequence` of the previous answer. Entries carry the route template, never the raw path, query string, token or body.
+    ///
+    /// - Remark: HTTP `GET /__dev/requests`.
+    /// - Remark: Generated from `#/paths//__dev/requests/get(devTailRequests)`.
+    func devTailRequests(_ input: Operations.DevTailRequests.Input) async throws -> Operations.DevTailRequests.Output
+    /// Version, uptime, storage, dev and TLS state, and per-route traffic
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. `traffic` is computed from the access log's in-memory ring (the last 500 requests, `/__dev/*` reads not kept) over at most the last 60 seconds; see its members for the seconds and requests it actually covers.
+    ///
+    /// - Remark: HTTP `GET /__dev/server`.
+    /// - Remark: Generated from `#/paths//__dev/server/get(devGetServer)`.
+    func devGetServer(_ input: Operations.DevGetServer.Input) async throws -> Operations.DevGetServer.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -791,6 +833,21 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// Every tenant, with how many accounts it has
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Newest first, paginated.
+    ///
+    /// - Remark: HTTP `GET /__dev/tenants`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/get(devListTenants)`.
+    internal func devListTenants(
+        query: Operations.DevListTenants.Input.Query = .init(),
+        headers: Operations.DevListTenants.Input.Headers = .init()
+    ) async throws -> Operations.DevListTenants.Output {
+        try await devListTenants(Operations.DevListTenants.Input(
+            query: query,
+            headers: headers
+        ))
+    }
     /// Create a fresh seeded tenant
     ///
     /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. No request body. Creates a tenant with one verified account per role.
@@ -880,6 +937,71 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//__dev/clock/delete(devResetClock)`.
     internal func devResetClock(headers: Operations.DevResetClock.Input.Headers = .init()) async throws -> Operations.DevResetClock.Output {
         try await devResetClock(Operations.DevResetClock.Input(headers: headers))
+    }
+    /// The dev console (a web page)
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. A single HTML page (with its CSS and JavaScript modules at `/__dev/assets/{name}`) showing tenants, the mailbox, a live tail of requests, fault rules, the clock and server facts. It reads and writes only through the documented `/__dev/*` operations and `verifyEmail`. Served with its own Content-Security-Policy (`default-src 'self'`, no inline scripts or styles, no `eval`); the same loopback and `Host` rules as every `/__dev` route. `/__dev` without the trailing slash serves it too.
+    ///
+    /// - Remark: HTTP `GET /__dev/`.
+    /// - Remark: Generated from `#/paths//__dev//get(devConsole)`.
+    internal func devConsole(headers: Operations.DevConsole.Input.Headers = .init()) async throws -> Operations.DevConsole.Output {
+        try await devConsole(Operations.DevConsole.Input(headers: headers))
+    }
+    /// A file of the dev console (stylesheet, script module, icon)
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Only the names listed here are served (a fixed list, never a path); any other name answers 404 `not_found`.
+    ///
+    /// - Remark: HTTP `GET /__dev/assets/{name}`.
+    /// - Remark: Generated from `#/paths//__dev/assets/{name}/get(devConsoleAsset)`.
+    internal func devConsoleAsset(
+        path: Operations.DevConsoleAsset.Input.Path,
+        headers: Operations.DevConsoleAsset.Input.Headers = .init()
+    ) async throws -> Operations.DevConsoleAsset.Output {
+        try await devConsoleAsset(Operations.DevConsoleAsset.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A tenant's accounts
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Newest first, paginated. No passwords (only `devCreateTenant` answers those, once).
+    ///
+    /// - Remark: HTTP `GET /__dev/tenants/{id}/users`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/users/get(devListTenantUsers)`.
+    internal func devListTenantUsers(
+        path: Operations.DevListTenantUsers.Input.Path,
+        query: Operations.DevListTenantUsers.Input.Query = .init(),
+        headers: Operations.DevListTenantUsers.Input.Headers = .init()
+    ) async throws -> Operations.DevListTenantUsers.Output {
+        try await devListTenantUsers(Operations.DevListTenantUsers.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The last requests the server answered (the access log's in-memory ring)
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The server keeps the access-log entries of its last 500 requests in memory (reads of `/__dev/*` itself, such as the console's polling, are logged but not kept). Newest first. To follow the log, poll with `after` set to the `latest_sequence` of the previous answer. Entries carry the route template, never the raw path, query string, token or body.
+    ///
+    /// - Remark: HTTP `GET /__dev/requests`.
+    /// - Remark: Generated from `#/paths//__dev/requests/get(devTailRequests)`.
+    internal func devTailRequests(
+        query: Operations.DevTailRequests.Input.Query = .init(),
+        headers: Operations.DevTailRequests.Input.Headers = .init()
+    ) async throws -> Operations.DevTailRequests.Output {
+        try await devTailRequests(Operations.DevTailRequests.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Version, uptime, storage, dev and TLS state, and per-route traffic
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. `traffic` is computed from the access log's in-memory ring (the last 500 requests, `/__dev/*` reads not kept) over at most the last 60 seconds; see its members for the seconds and requests it actually covers.
+    ///
+    /// - Remark: HTTP `GET /__dev/server`.
+    /// - Remark: Generated from `#/paths//__dev/server/get(devGetServer)`.
+    internal func devGetServer(headers: Operations.DevGetServer.Input.Headers = .init()) async throws -> Operations.DevGetServer.Output {
+        try await devGetServer(Operations.DevGetServer.Input(headers: headers))
     }
 }
 

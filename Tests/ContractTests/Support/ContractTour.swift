@@ -103,6 +103,13 @@ struct ContractTour {
         _ = try await anonymous.devListFaults(headers: .init(xTenantID: tid)).ok.body.json
         _ = try await anonymous.devDeleteFault(path: .init(id: rule.id), headers: .init(xTenantID: tid)).noContent
         _ = try await anonymous.devDeleteFaults(headers: .init(xTenantID: tid)).noContent
+        // The dev console: its page, a file, and the JSON its panels read.
+        _ = try await String(collecting: anonymous.devConsole().ok.body.html, upTo: 1 << 20)
+        _ = try await String(collecting: anonymous.devConsoleAsset(path: .init(name: .console_css)).ok.body.textCss, upTo: 1 << 20)
+        _ = try await anonymous.devListTenants().ok.body.json
+        _ = try await anonymous.devListTenantUsers(path: .init(id: tid)).ok.body.json
+        _ = try await anonymous.devTailRequests().ok.body.json
+        _ = try await anonymous.devGetServer().ok.body.json
         _ = try await anonymous.devGetClock().ok.body.json
         _ = try await anonymous.devAdvanceClock(body: .json(.init(advanceSeconds: 60))).ok.body.json
         _ = try await anonymous.devResetClock().ok.body.json

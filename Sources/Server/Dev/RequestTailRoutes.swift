@@ -1,0 +1,98 @@
+import Foundation
+import Hummingbird
+
+/// `GET /__dev/requests`: the access log's in-memory ring (the last 500 requests), newest first,
+/// for the dev console's live tail and for scripts.
+///
+/// A reader polls with `after` set to the `latest_sequence` of its previous answer and gets only
+/// what came since. The console's own reads (`GET /__dev/*`) are not kept in the ring.
+struct RequestTailRoutes {
+    let deps: Dependencies
+
+    func register(in routes: inout RouteTable) {
+        routes.add(.get, "/__dev/requests", tail)
+    }
+
+    struct Tail: Encodable {
+        /// Newest first.
+        var items: [AccessLogEntry]
+        /// The sequence number of the newest entry kept (0 before the first), whatever the filters.
+        var latestSequence: Int
+        /// How many entries the ring keeps.
+        var capacity: Int
+    }
+
+    /// What a reader asks for: entries after a sequence number, of one tenant, of one status or status class.
+    struct Filter: Equatable {
+        var after = 0
+        var tenant: String?
+        var status: StatusFilter?
+
+        enum StatusFilter: Equatable {
+            case exactly(Int)
+            case classOf(Int)
+
+            init?(_ text: String) {
+                let characters = Array(text.lowercased())
+                guard characters.count == 3, let first = characters[0].wholeNumberValue, (1...5).contains(first) else {
+                    return nil
+                }
+                if characters[1] == "x", characters[2] == "x" {
+                    self = .classOf(first)
+                } else if let code = Int(text), (100...599).contains(code) {
+                    self = .exactly(code)
+                } else {
+                    return nil
+                }
+            }
+
+            func matches(_ status: Int) -> Bool {
+                switch self {
+                case .exactly(let code): status == code
+                case .classOf(let first): status / 100 == first
+                }
+            }
+        }
+
+        /// - Throws: `400 validation_failed` naming each malformed parameter.
+        init(_ request: Request) throws {
+            var errors: [APIError.FieldError] = []
+            if let after = request.query("after") {
+                if let value = Int(after), value >= 0 {
+                    self.after = value
+                } else {
+                    errors.append(.init(field: "after", code: "out_of_range", message: "must be an integer of at least 0"))
+                }
+            }
+            if let tenant = request.query("tenant") {
+                if TenantID(tenant) != nil {
+                    self.tenant = tenant
+                } else {
+                    errors.append(.init(field: "tenant", code: "invalid_format", message: "must be a tenant id"))
+                }
+            }
+            if let status = request.query("status") {
+                if let filter = StatusFilter(status) {
+                    self.status = filter
+                } else {
+                    errors.append(.init(
+                        field: "status", code: "invalid_format", message: "must be a status (503) or a class (5xx)"))
+                }
+            }
+            if !errors.isEmpty { throw APIError.validation(errors) }
+        }
+
+        func matches(_ entry: AccessLogEntry) -> Bool {
+            entry.sequence > after && (tenant == nil || entry.tenant == tenant)
+                && (status?.matches(entry.status) ?? true)
+        }
+    }
+
+    @Sendable func tail(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let query = try Filter(request)
+        let snapshot = deps.accessLog.snapshot()
+        let items = snapshot.kept.reversed().map(\.entry).filter { query.matches($0) }
+        return try JSONResponse.make(
+            Tail(items: items, latestSequence: snapshot.latestSequence, capacity: deps.accessLog.capacity))
+    }
+}

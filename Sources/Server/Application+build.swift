@@ -124,7 +124,7 @@ func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
     if let faults = deps.faults {
         router.add(middleware: FaultMiddleware(injector: faults, tokens: deps.tokens))
     }
-    routes.install(on: router)
+    routes.install(on: router, authentication: AuthenticationMiddleware(authenticator: deps.authenticator))
     return router
 }
 

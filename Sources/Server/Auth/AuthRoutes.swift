@@ -10,12 +10,12 @@ struct AuthRoutes {
         routes.add(.post, "/v1/auth/register", register)
         routes.add(.post, "/v1/auth/login", login)
         routes.add(.post, "/v1/auth/refresh", refresh)
-        routes.add(.post, "/v1/auth/logout", logout)
+        routes.add(.post, "/v1/auth/logout", .authenticated, logout)
         routes.add(.post, "/v1/auth/forgot-password", forgotPassword)
         routes.add(.post, "/v1/auth/reset-password", resetPassword)
         routes.add(.post, "/v1/auth/verify-email", verifyEmail)
         routes.add(.post, "/v1/auth/resend-verification", resendVerification)
-        routes.add(.get, "/v1/auth/me", me)
+        routes.add(.get, "/v1/auth/me", .authenticated, me)
     }
 
     /// Always `202 accepted`, for a new address and for a taken one alike (no account
@@ -142,7 +142,7 @@ struct AuthRoutes {
     }
 
     @Sendable func logout(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let identity = try await deps.authenticator.authenticate(request)
+        let identity = try context.requireIdentity()
         let now = deps.now
         try await identity.tenant.writer.write { db in
             try db.execute(
@@ -228,7 +228,7 @@ struct AuthRoutes {
     }
 
     @Sendable func me(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let identity = try await deps.authenticator.authenticate(request)
+        let identity = try context.requireIdentity()
         return try JSONResponse.make(UserResponse(identity.user))
     }
 }

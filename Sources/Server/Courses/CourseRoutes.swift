@@ -10,27 +10,27 @@ struct CourseRoutes {
     static let updateKeys: Set<String> = createKeys.union(["version"])
 
     func register(in routes: inout RouteTable) {
-        routes.add(.get, "/v1/courses", list)
-        routes.add(.post, "/v1/courses", create)
-        routes.add(.get, "/v1/courses/search", search)
-        routes.add(.get, "/v1/courses/{id}", get)
-        routes.add(.patch, "/v1/courses/{id}", update)
-        routes.add(.delete, "/v1/courses/{id}", delete)
+        routes.add(.get, "/v1/courses", .authenticated, list)
+        routes.add(.post, "/v1/courses", .authenticated, create)
+        routes.add(.get, "/v1/courses/search", .authenticated, search)
+        routes.add(.get, "/v1/courses/{id}", .authenticated, get)
+        routes.add(.patch, "/v1/courses/{id}", .authenticated, update)
+        routes.add(.delete, "/v1/courses/{id}", .authenticated, delete)
     }
 
     @Sendable func list(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        try await page(request, query: nil)
+        try await page(request, context: context, query: nil)
     }
 
     @Sendable func search(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         guard let query = request.query("q")?.trimmingCharacters(in: .whitespaces), (1...200).contains(query.count) else {
             throw APIError.validation(field: "q", code: "required", message: "must be 1 to 200 characters")
         }
-        return try await page(request, query: query)
+        return try await page(request, context: context, query: query)
     }
 
-    private func page(_ request: Request, query: String?) async throws -> Response {
-        let identity = try await deps.authenticator.authenticate(request)
+    private func page(_ request: Request, context: EduGoRequestContext, query: String?) async throws -> Response {
+        let identity = try context.requireIdentity()
         let pagination = try Pagination(request)
         let category = try Self.category(request)
         let result = try await identity.tenant.writer.read { db -> Page<CourseResponse> in
@@ -53,7 +53,7 @@ struct CourseRoutes {
     }
 
     @Sendable func get(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let identity = try await deps.authenticator.authenticate(request)
+        let identity = try context.requireIdentity()
         let id = try request.pathParameter("id", context)
         let course = try await identity.tenant.writer.read { db in
             try CourseResponse.load(db, CourseAccess.fetchVisible(db, id: id, identity: identity))
@@ -63,7 +63,7 @@ struct CourseRoutes {
 
     @Sendable func create(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let deps = self.deps
-        return try await deps.write(request) { identity, body in
+        return try await deps.write(request, context) { identity, body in
             guard identity.role != .student else { throw APIError.forbidden("Only teachers and admins create courses.") }
             var writable = Self.createKeys
             if identity.role != .admin { writable.remove("teacher_id") }
@@ -96,7 +96,7 @@ struct CourseRoutes {
     @Sendable func update(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let deps = self.deps
         let id = try request.pathParameter("id", context)
-        return try await deps.write(request) { identity, body in
+        return try await deps.write(request, context) { identity, body in
             var writable = Self.updateKeys
             if identity.role != .admin { writable.remove("teacher_id") }
             try JSONObjectReader.checkKeys(body, known: Self.updateKeys, writable: writable)
@@ -138,7 +138,7 @@ struct CourseRoutes {
     }
 
     @Sendable func delete(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let identity = try await deps.authenticator.authenticate(request)
+        let identity = try context.requireIdentity()
         let id = try request.pathParameter("id", context)
         try await identity.tenant.writer.write { db in
             let course = try CourseAccess.fetchEditable(db, id: id, identity: identity)

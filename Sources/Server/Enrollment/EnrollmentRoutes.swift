@@ -13,15 +13,15 @@ struct EnrollmentRoutes {
     }
 
     func register(in routes: inout RouteTable) {
-        routes.add(.post, "/v1/courses/{id}/enrollment", enroll)
-        routes.add(.delete, "/v1/courses/{id}/enrollment", unenroll)
+        routes.add(.post, "/v1/courses/{id}/enrollment", .authenticated, enroll)
+        routes.add(.delete, "/v1/courses/{id}/enrollment", .authenticated, unenroll)
     }
 
     /// 201 with the new enrollment; enrolling again answers 200 with the same one.
     @Sendable func enroll(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let deps = self.deps
         let courseID = try request.pathParameter("id", context)
-        return try await deps.write(request, hasBody: false) { identity, _ in
+        return try await deps.write(request, context, hasBody: false) { identity, _ in
             let now = deps.now
             let (enrollment, created) = try await identity.tenant.writer.write { db -> (EnrollmentRecord, Bool) in
                 let course = try CourseAccess.fetchVisible(db, id: courseID, identity: identity)
@@ -44,7 +44,7 @@ struct EnrollmentRoutes {
 
     /// 204 whether or not the caller was enrolled: leaving is idempotent. Progress is kept.
     @Sendable func unenroll(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let identity = try await deps.authenticator.authenticate(request)
+        let identity = try context.requireIdentity()
         let courseID = try request.pathParameter("id", context)
         try await identity.tenant.writer.write { db in
             // The caller's own enrollment goes even when the course was unpublished since (it is

@@ -15,6 +15,8 @@ public struct EduGoRequestContext: RequestContext {
     public var clientAddress: String
     /// Where a dev-mode fault rule that fires notes itself for the access log; set by ``HTTPHygieneMiddleware``.
     var firedFault: FiredFaultNote? = nil
+    /// The authenticated caller, on routes behind ``AuthenticationMiddleware``.
+    var identity: Identity? = nil
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

@@ -6,11 +6,24 @@ import Hummingbird
 struct RouteTable {
     typealias Handler = @Sendable (Request, EduGoRequestContext) async throws -> Response
 
-    private(set) var entries: [(method: HTTPRequest.Method, path: String, handler: Handler)] = []
+    /// Who may call a route.
+    enum Access {
+        /// Anyone; the handler checks whatever it needs (a tenant header, a mailed token).
+        case open
+        /// Only a caller with a valid access token of a live session (``AuthenticationMiddleware``).
+        case authenticated
+    }
+
+    private(set) var entries: [(method: HTTPRequest.Method, path: String, access: Access, handler: Handler)] = []
 
     /// Adds a route. `path` uses OpenAPI-style parameters: `/v1/courses/{id}`.
+    mutating func add(_ method: HTTPRequest.Method, _ path: String, _ access: Access, _ handler: @escaping Handler) {
+        entries.append((method, path, access, handler))
+    }
+
+    /// Adds a route anyone may call.
     mutating func add(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
-        entries.append((method, path, handler))
+        add(method, path, .open, handler)
     }
 
     var inventory: RouteInventory {
@@ -28,13 +41,19 @@ struct RouteTable {
         Router(context: EduGoRequestContext.self, options: .autoGenerateHeadEndpoints)
     }
 
-    /// Installs every route, and for each path a 405 responder on the methods it does not serve,
-    /// so that the router itself knows the difference between "no such path" (404) and "not with
-    /// this method" (405). HEAD counts as served wherever GET is (see ``makeRouter()``).
-    func install(on router: Router<EduGoRequestContext>) {
+    /// Installs every route (the `.authenticated` ones behind `authentication`), and for each path
+    /// a 405 responder on the methods it does not serve, so that the router itself knows the
+    /// difference between "no such path" (404) and "not with this method" (405). HEAD counts as
+    /// served wherever GET is (see ``makeRouter()``).
+    func install(on router: Router<EduGoRequestContext>, authentication: AuthenticationMiddleware? = nil) {
+        let authenticated = router.group()
+        if let authentication { authenticated.add(middleware: authentication) }
         var served: [String: Set<HTTPRequest.Method>] = [:]
         for entry in entries {
-            router.on(RouterPath(entry.path), method: entry.method, use: entry.handler)
+            switch entry.access {
+            case .open: router.on(RouterPath(entry.path), method: entry.method, use: entry.handler)
+            case .authenticated: authenticated.on(RouterPath(entry.path), method: entry.method, use: entry.handler)
+            }
             served[entry.path, default: []].insert(entry.method)
         }
         for (path, methods) in served {

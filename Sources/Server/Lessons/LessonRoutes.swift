@@ -11,15 +11,15 @@ struct LessonRoutes {
     static let updateKeys: Set<String> = createKeys.union(["version"])
 
     func register(in routes: inout RouteTable) {
-        routes.add(.get, "/v1/courses/{id}/lessons", list)
-        routes.add(.post, "/v1/courses/{id}/lessons", create)
-        routes.add(.get, "/v1/courses/{id}/lessons/{lessonId}", get)
-        routes.add(.patch, "/v1/courses/{id}/lessons/{lessonId}", update)
-        routes.add(.delete, "/v1/courses/{id}/lessons/{lessonId}", delete)
+        routes.add(.get, "/v1/courses/{id}/lessons", .authenticated, list)
+        routes.add(.post, "/v1/courses/{id}/lessons", .authenticated, create)
+        routes.add(.get, "/v1/courses/{id}/lessons/{lessonId}", .authenticated, get)
+        routes.add(.patch, "/v1/courses/{id}/lessons/{lessonId}", .authenticated, update)
+        routes.add(.delete, "/v1/courses/{id}/lessons/{lessonId}", .authenticated, delete)
     }
 
     @Sendable func list(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let identity = try await deps.authenticator.authenticate(request)
+        let identity = try context.requireIdentity()
         let courseID = try request.pathParameter("id", context)
         let lessons = try await identity.tenant.writer.read { db in
             _ = try CourseAccess.fetchVisible(db, id: courseID, identity: identity)
@@ -31,7 +31,7 @@ struct LessonRoutes {
     }
 
     @Sendable func get(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let identity = try await deps.authenticator.authenticate(request)
+        let identity = try context.requireIdentity()
         let courseID = try request.pathParameter("id", context)
         let lessonID = try request.pathParameter("lessonId", context)
         let lesson = try await identity.tenant.writer.read { db in
@@ -44,7 +44,7 @@ struct LessonRoutes {
     @Sendable func create(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let deps = self.deps
         let courseID = try request.pathParameter("id", context)
-        return try await deps.write(request) { identity, body in
+        return try await deps.write(request, context) { identity, body in
             try JSONObjectReader.checkKeys(body, known: Self.createKeys, writable: Self.createKeys)
             var reader = JSONObjectReader(body)
             let title = reader.string("title", required: true, length: 1...200)
@@ -76,7 +76,7 @@ struct LessonRoutes {
         let deps = self.deps
         let courseID = try request.pathParameter("id", context)
         let lessonID = try request.pathParameter("lessonId", context)
-        return try await deps.write(request) { identity, body in
+        return try await deps.write(request, context) { identity, body in
             try JSONObjectReader.checkKeys(body, known: Self.updateKeys, writable: Self.updateKeys)
             guard let precondition = try VersionPrecondition.from(request, body: body) else { throw APIError.internalError }
             var reader = JSONObjectReader(body)
@@ -111,7 +111,7 @@ struct LessonRoutes {
     }
 
     @Sendable func delete(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let identity = try await deps.authenticator.authenticate(request)
+        let identity = try context.requireIdentity()
         let courseID = try request.pathParameter("id", context)
         let lessonID = try request.pathParameter("lessonId", context)
         let now = deps.now

@@ -11,13 +11,13 @@ struct ProgressRoutes {
     static let maxWatchedSeconds = 86_400
 
     func register(in routes: inout RouteTable) {
-        routes.add(.get, "/v1/courses/{id}/progress", get)
-        routes.add(.put, "/v1/courses/{id}/progress", put)
+        routes.add(.get, "/v1/courses/{id}/progress", .authenticated, get)
+        routes.add(.put, "/v1/courses/{id}/progress", .authenticated, put)
     }
 
     /// Own progress; the course's teacher or an admin may name another learner with `user_id`.
     @Sendable func get(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let identity = try await deps.authenticator.authenticate(request)
+        let identity = try context.requireIdentity()
         let courseID = try request.pathParameter("id", context)
         let requested = request.query("user_id")
         let result = try await identity.tenant.writer.read { db -> CourseProgressResponse in
@@ -40,7 +40,7 @@ struct ProgressRoutes {
     @Sendable func put(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let deps = self.deps
         let courseID = try request.pathParameter("id", context)
-        return try await deps.write(request) { identity, body in
+        return try await deps.write(request, context) { identity, body in
             try JSONObjectReader.checkKeys(body, known: Self.keys, writable: Self.keys)
             let precondition = try VersionPrecondition.from(request, body: body, required: false)
             var reader = JSONObjectReader(body)

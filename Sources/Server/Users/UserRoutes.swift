@@ -13,15 +13,15 @@ struct UserRoutes {
     static let selfWritable: Set<String> = ["first_name", "last_name", "version"]
 
     func register(in routes: inout RouteTable) {
-        routes.add(.get, "/v1/users", list)
-        routes.add(.post, "/v1/users", create)
-        routes.add(.get, "/v1/users/search", search)
-        routes.add(.get, "/v1/users/me", me)
-        routes.add(.patch, "/v1/users/me", updateMe)
-        routes.add(.get, "/v1/users/me/courses", myCourses)
-        routes.add(.get, "/v1/users/{id}", get)
-        routes.add(.patch, "/v1/users/{id}", update)
-        routes.add(.delete, "/v1/users/{id}", delete)
+        routes.add(.get, "/v1/users", .authenticated, list)
+        routes.add(.post, "/v1/users", .authenticated, create)
+        routes.add(.get, "/v1/users/search", .authenticated, search)
+        routes.add(.get, "/v1/users/me", .authenticated, me)
+        routes.add(.patch, "/v1/users/me", .authenticated, updateMe)
+        routes.add(.get, "/v1/users/me/courses", .authenticated, myCourses)
+        routes.add(.get, "/v1/users/{id}", .authenticated, get)
+        routes.add(.patch, "/v1/users/{id}", .authenticated, update)
+        routes.add(.delete, "/v1/users/{id}", .authenticated, delete)
     }
 
     @Sendable func list(_ request: Request, context: EduGoRequestContext) async throws -> Response {
@@ -29,18 +29,18 @@ struct UserRoutes {
         guard (query?.count ?? 0) <= 200 else {
             throw APIError.validation(field: "q", code: "too_long", message: "must be at most 200 characters")
         }
-        return try await page(request, query: query?.isEmpty == true ? nil : query)
+        return try await page(request, context: context, query: query?.isEmpty == true ? nil : query)
     }
 
     @Sendable func search(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         guard let query = request.query("q")?.trimmingCharacters(in: .whitespaces), (1...200).contains(query.count) else {
             throw APIError.validation(field: "q", code: "required", message: "must be 1 to 200 characters")
         }
-        return try await page(request, query: query)
+        return try await page(request, context: context, query: query)
     }
 
-    private func page(_ request: Request, query: String?) async throws -> Response {
-        let identity = try await deps.authenticator.authenticate(request)
+    private func page(_ request: Request, context: EduGoRequestContext, query: String?) async throws -> Response {
+        let identity = try context.requireIdentity()
         guard identity.role != .student else { throw APIError.forbidden("Only teachers and admins list users.") }
         let pagination = try Pagination(request)
         var role: UserRecord.Role?
@@ -66,7 +66,7 @@ struct UserRoutes {
 
     @Sendable func create(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let deps = self.deps
-        return try await deps.write(request) { identity, body in
+        return try await deps.write(request, context) { identity, body in
             guard identity.role == .admin else { throw APIError.forbidden("Only admins create users.") }
             try JSONObjectReader.checkKeys(body, known: Self.createKeys, writable: Self.createKeys)
             var reader = JSONObjectReader(body)
@@ -94,7 +94,7 @@ struct UserRoutes {
     }
 
     @Sendable func me(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let identity = try await deps.authenticator.authenticate(request)
+        let identity = try context.requireIdentity()
         var headers = HTTPFields()
         headers[.eTag] = ETag.header(version: identity.user.version)
         return try JSONResponse.make(UserResponse(identity.user), headers: headers)
@@ -102,13 +102,13 @@ struct UserRoutes {
 
     @Sendable func updateMe(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let deps = self.deps
-        return try await deps.write(request) { identity, body in
+        return try await deps.write(request, context) { identity, body in
             try await Self.applyUpdate(deps: deps, request: request, identity: identity, targetID: identity.userID, body: body)
         }
     }
 
     @Sendable func get(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let identity = try await deps.authenticator.authenticate(request)
+        let identity = try context.requireIdentity()
         let id = try request.pathParameter("id", context)
         let user = try await identity.tenant.writer.read { db in try Self.fetchVisible(db, id: id, identity: identity) }
         return try ETag.respond(request, version: user.version, caching: .noStore) { UserResponse(user) }
@@ -117,13 +117,13 @@ struct UserRoutes {
     @Sendable func update(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let deps = self.deps
         let id = try request.pathParameter("id", context)
-        return try await deps.write(request) { identity, body in
+        return try await deps.write(request, context) { identity, body in
             try await Self.applyUpdate(deps: deps, request: request, identity: identity, targetID: id, body: body)
         }
     }
 
     @Sendable func delete(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let identity = try await deps.authenticator.authenticate(request)
+        let identity = try context.requireIdentity()
         let id = try request.pathParameter("id", context)
         try await identity.tenant.writer.write { db in
             let user = try Self.fetchVisible(db, id: id, identity: identity)
@@ -145,7 +145,7 @@ struct UserRoutes {
     }
 
     @Sendable func myCourses(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let identity = try await deps.authenticator.authenticate(request)
+        let identity = try context.requireIdentity()
         let pagination = try Pagination(request)
         let page = try await TenantStore(identity.tenant).enrolledCoursePage(of: identity, pagination: pagination)
         return try JSONResponse.make(page.map(EnrolledCourseResponse.init))

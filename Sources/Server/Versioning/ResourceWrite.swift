@@ -2,13 +2,14 @@ import Foundation
 import Hummingbird
 
 extension Dependencies {
-    /// The shape of every authenticated resource write: authenticate, read the JSON body (when
-    /// the operation takes one), then run the operation under the request's `Idempotency-Key`.
+    /// The shape of every authenticated resource write: read the JSON body (when the operation
+    /// takes one), then run the operation as the authenticated caller under the request's
+    /// `Idempotency-Key`.
     func write(
-        _ request: Request, hasBody: Bool = true,
+        _ request: Request, _ context: EduGoRequestContext, hasBody: Bool = true,
         _ operation: @escaping @Sendable (Identity, [String: JSONValue]) async throws -> EncodedResponse
     ) async throws -> Response {
-        let identity = try await authenticator.authenticate(request)
+        let identity = try context.requireIdentity()
         var data = Data()
         var body: [String: JSONValue] = [:]
         if hasBody {

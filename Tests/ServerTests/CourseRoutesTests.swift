@@ -184,7 +184,9 @@ import Testing
         }
     }
 
-    @Test("search without q answers 400 validation_failed", arguments: ["", "?q=", "?q=%20%20"])
+    @Test(
+        "search without q, with only blanks or beyond 200 code points answers 400 validation_failed",
+        arguments: ["", "?q=", "?q=%20%20", "?q=%09", "?q=%E3%80%80%0A", "?q=" + String(repeating: "a", count: 201)])
     func searchNeedsQuery(suffix: String) async throws {
         try await withServer { client in
             let student = try await client.caller(.demoStudent)
@@ -193,6 +195,17 @@ import Testing
 
             let problem = try expectProblem(response, .badRequest, "validation_failed")
             #expect(problem.errors?.map(\.field) == ["q"])
+        }
+    }
+
+    @Test("search keeps a q with one non-blank among blanks, and exactly 200 code points", arguments: ["?q=%09Swift%20", "?q=" + String(repeating: "a", count: 200)])
+    func searchAcceptsTheSpecsQueries(suffix: String) async throws {
+        try await withServer { client in
+            let student = try await client.caller(.demoStudent)
+
+            let response = try await client.get("/v1/courses/search\(suffix)", as: student)
+
+            #expect(response.status == .ok, "\(response.text)")
         }
     }
 

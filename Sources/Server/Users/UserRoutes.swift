@@ -25,18 +25,11 @@ struct UserRoutes {
     }
 
     @Sendable func list(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let query = request.query("q")?.trimmingCharacters(in: .whitespaces)
-        guard (query?.count ?? 0) <= 200 else {
-            throw APIError.validation(field: "q", code: "too_long", message: "must be at most 200 characters")
-        }
-        return try await page(request, context: context, query: query?.isEmpty == true ? nil : query)
+        try await page(request, context: context, query: SearchQuery.optional(request))
     }
 
     @Sendable func search(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        guard let query = request.query("q")?.trimmingCharacters(in: .whitespaces), (1...200).contains(query.count) else {
-            throw APIError.validation(field: "q", code: "required", message: "must be 1 to 200 characters")
-        }
-        return try await page(request, context: context, query: query)
+        try await page(request, context: context, query: SearchQuery.required(request))
     }
 
     private func page(_ request: Request, context: EduGoRequestContext, query: String?) async throws -> Response {

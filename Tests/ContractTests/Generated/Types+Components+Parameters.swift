@@ -50,7 +50,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/CategoryFilter`.
         internal typealias CategoryFilter = Components.Schemas.Category
-        /// Case-insensitive search text.
+        /// Case-insensitive search text, with at least one character that is not a blank (the pattern lists the blanks); blanks at either end are ignored.
         ///
         /// - Remark: Generated from `#/components/parameters/SearchQueryRequired`.
         internal typealias SearchQueryRequired = Swift.String

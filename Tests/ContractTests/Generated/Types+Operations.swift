@@ -4144,7 +4144,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/GET/query/limit`.
                 internal var limit: Components.Parameters.Limit?
-                /// Case-insensitive filter on email and names.
+                /// Case-insensitive filter on email and names; blanks at either end are ignored, and a `q` of only blanks filters nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/GET/query/q`.
                 internal var q: Swift.String?
@@ -4157,7 +4157,7 @@ internal enum Operations {
                 /// - Parameters:
                 ///   - page: 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
-                ///   - q: Case-insensitive filter on email and names.
+                ///   - q: Case-insensitive filter on email and names; blanks at either end are ignored, and a `q` of only blanks filters nothing.
                 ///   - role: Only users with this role.
                 internal init(
                     page: Components.Parameters.Page? = nil,
@@ -4964,7 +4964,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/search/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// Case-insensitive search text.
+                /// Case-insensitive search text, with at least one character that is not a blank (the pattern lists the blanks); blanks at either end are ignored.
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/search/GET/query/q`.
                 internal var q: Components.Parameters.SearchQueryRequired
@@ -4979,7 +4979,7 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - q: Case-insensitive search text.
+                ///   - q: Case-insensitive search text, with at least one character that is not a blank (the pattern lists the blanks); blanks at either end are ignored.
                 ///   - page: 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 internal init(
@@ -8744,7 +8744,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/courses/search/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// Case-insensitive search text.
+                /// Case-insensitive search text, with at least one character that is not a blank (the pattern lists the blanks); blanks at either end are ignored.
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/search/GET/query/q`.
                 internal var q: Components.Parameters.SearchQueryRequired
@@ -8763,7 +8763,7 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - q: Case-insensitive search text.
+                ///   - q: Case-insensitive search text, with at least one character that is not a blank (the pattern lists the blanks); blanks at either end are ignored.
                 ///   - category: Only courses in this category.
                 ///   - page: 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.

@@ -113,7 +113,8 @@ func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
             routeTemplates: routes.inventory.templates, maxBodySize: deps.configuration.maxBodySize,
             strictTransportSecurity: deps.configuration.strictTransportSecurity,
             trustForwardedProto: deps.configuration.trustForwardedProto,
-            accessLog: deps.accessLog, metrics: deps.metrics, now: deps.configuration.now))
+            accessLog: deps.accessLog, metrics: deps.metrics, notesFaults: deps.faults != nil,
+            now: deps.configuration.now))
     if !deps.configuration.trustedProxies.isEmpty {
         let proxies = deps.configuration.trustedProxies.compactMap { CIDRBlock($0) }
         router.add(middleware: ClientAddressMiddleware(trustedProxies: proxies))

@@ -17,6 +17,8 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
     var accessLog: AccessLogBuffer? = nil
     /// Request counts and latencies, rate-limit refusals and idempotent replays.
     var metrics: ServerMetrics? = nil
+    /// Whether fault rules exist (dev mode), so each entry notes the one that fired.
+    var notesFaults = false
     /// The server's clock, for the entries' timestamps.
     var now: @Sendable () -> Date = { Date() }
 
@@ -27,7 +29,8 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
         var context = context
         context.requestID = Self.requestID(from: request)
         context.logger[metadataKey: "request_id"] = .string(context.requestID)
-        let firedFault = FiredFaultNote()
+        // Only a dev-mode server has fault rules that could fire: elsewhere no note is allocated.
+        let firedFault = notesFaults ? FiredFaultNote() : nil
         context.firedFault = firedFault
 
         var response: Response
@@ -52,7 +55,7 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
             timestamp: now(), requestID: context.requestID, tenant: ClaimedTenant.of(request),
             method: request.method.rawValue, route: route, status: Int(response.status.code),
             durationMs: elapsed.timeInterval * 1000, bytes: response.body.contentLength, dropped: dropped,
-            fault: firedFault.value)
+            fault: firedFault?.value)
         // The dev console's own reads (it polls every second) are logged but not kept, so they
         // never push the application's requests out of the ring.
         if !(request.method == .get && DevHostGuard.isDevPath(request.uri.path)) {

@@ -125,7 +125,9 @@ func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
     if let faults = deps.faults {
         router.add(middleware: FaultMiddleware(injector: faults, tokens: deps.tokens))
     }
-    routes.install(on: router, authentication: AuthenticationMiddleware(authenticator: deps.authenticator))
+    routes.install(
+        on: router, authentication: AuthenticationMiddleware(authenticator: deps.authenticator),
+        idempotency: IdempotencyMiddleware(coordinator: deps.idempotency, bodyLimit: deps.bodyLimit))
     return router
 }
 
@@ -136,8 +138,8 @@ private func seedDemoTenants(
     let existing = Set(try await tenants.tenantIDs())
     for (id, name, plan) in [("demo", "EduGo Demo", Seeder.demo), ("acme", "Acme Corp", Seeder.acme)] {
         guard let tenantID = TenantID(id), !existing.contains(tenantID) else { continue }
-        _ = try await tenants.createTenant(tenantID, name: name) { database in
-            try await seeder.seed(database, plan: plan)
+        _ = try await tenants.createTenant(tenantID, name: name) { store in
+            try await seeder.seed(store, plan: plan)
         }
         logger.info("seeded demo tenant", metadata: ["tenant": .string(id)])
     }

@@ -312,7 +312,7 @@ import Testing
             id: "user-1", email: "ana@example.com", emailKey: "ana@example.com", passwordHash: "", firstName: "Ana",
             lastName: "García", role: .teacher, emailVerified: true, searchText: "", version: 1,
             createdAt: TestClock.start, updatedAt: TestClock.start)
-        return Identity(tenant: tenant, user: user, sessionID: "session-1")
+        return Identity(store: TenantStore(tenant), user: user, sessionID: "session-1")
     }
 
     /// Starts a request under `key` whose operation waits for `release`; returns once it is in flight.

@@ -124,7 +124,7 @@ import Testing
     /// What `mappingEmailTaken` turns inserting `user` into.
     static func insertError(_ user: UserRecord, into database: TenantDatabase) async -> (any Error)? {
         do {
-            try await AccountWriter.mappingEmailTaken {
+            try await TenantStore.mappingEmailTaken {
                 try await database.writer.write { db in try user.insert(db) }
             }
             return nil

@@ -10,14 +10,14 @@ import Testing
     /// A seeded demo tenant in memory (one connection, so a trace sees every statement).
     static func demoTenant() async throws -> TenantDatabase {
         let database = try TenantDatabase.open(tenantID: try #require(TenantID("demo")), at: nil)
-        try await Seeder(passwords: PasswordHasher(cost: 4), now: Date()).seed(database, plan: Seeder.demo)
+        try await Seeder(passwords: PasswordHasher(cost: 4), now: Date()).seed(TenantStore(database), plan: Seeder.demo)
         return database
     }
 
     /// `email`'s identity, as authentication would build it.
     static func identity(_ email: String, in database: TenantDatabase) async throws -> Identity {
         let user = try await database.writer.read { db in try UserRecord.filter(Column("email") == email).fetchOne(db) }
-        return Identity(tenant: database, user: try #require(user), sessionID: "test")
+        return Identity(store: TenantStore(database), user: try #require(user), sessionID: "test")
     }
 
     /// Enrolls `identity` in every published course and completes one lesson of each.

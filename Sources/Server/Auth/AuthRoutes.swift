@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Hummingbird
 
 /// `/v1/auth/*`: register, login, refresh, logout, forgot/reset password, verify email, me.
@@ -68,7 +67,7 @@ struct AuthRoutes {
         _ kind: EmailTokenRecord.Kind, request: Request, context: EduGoRequestContext, scope: String,
         limits: (perAddress: RateLimits.Rule, perAccount: RateLimits.Rule), lifetime: Duration,
         to eligible: @escaping @Sendable (UserRecord) -> Bool
-    ) async throws -> (TenantDatabase, (UserRecord, String)?) {
+    ) async throws -> (TenantStore, (UserRecord, String)?) {
         let tenant = try await deps.authenticator.namedTenant(request)
         let body = try await RequestBody.decode(
             ForgotPasswordRequest.self, from: request, allowedKeys: ForgotPasswordRequest.keys, limit: deps.bodyLimit)
@@ -81,14 +80,9 @@ struct AuthRoutes {
         let token = SecureToken.generate()
         let now = deps.now
         let expires = now.addingTimeInterval(lifetime.timeInterval)
-        let user = try await tenant.writer.write { db -> UserRecord? in
-            guard let user = try UserRecord.filter(UserRecord.Columns.emailKey == emailKey).fetchOne(db), eligible(user)
-            else { return nil }
-            try EmailTokenRecord(
-                tokenHash: SecureToken.hash(token), userId: user.id, kind: kind, createdAt: now, expiresAt: expires
-            ).insert(db)
-            return user
-        }
+        let user = try await tenant.issueEmailToken(
+            emailKey: emailKey, kind: kind, tokenHash: SecureToken.hash(token), now: now, expiresAt: expires,
+            eligible: eligible)
         return (tenant, user.map { ($0, token) })
     }
 
@@ -108,9 +102,7 @@ struct AuthRoutes {
             (accountKey, limits.loginPerAccount),
         ])
 
-        let user = try await tenant.writer.read { db in
-            try UserRecord.filter(UserRecord.Columns.emailKey == emailKey).fetchOne(db)
-        }
+        let user = try await tenant.user(emailKey: emailKey)
         let passwordMatches: Bool
         if let user {
             passwordMatches = await deps.passwords.verify(body.password, hash: user.passwordHash)
@@ -143,12 +135,7 @@ struct AuthRoutes {
 
     @Sendable func logout(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
-        let now = deps.now
-        try await identity.tenant.writer.write { db in
-            try db.execute(
-                sql: "UPDATE sessions SET revoked_at = ?, revoke_reason = 'logout' WHERE id = ? AND revoked_at IS NULL",
-                arguments: [now, identity.sessionID])
-        }
+        try await identity.store.revokeSession(identity.sessionID, reason: "logout", now: deps.now)
         return JSONResponse.empty()
     }
 
@@ -171,34 +158,13 @@ struct AuthRoutes {
         if let error = UserValidation.password(body.password) { throw APIError.validation([error]) }
         let tokenHash = SecureToken.hash(body.token)
         let now = deps.now
-        let usable = try await tenant.writer.read { db in
-            try EmailTokenRecord.fetchOne(db, key: tokenHash).map { $0.isUsable(kind: .resetPassword, now: now) }
+        guard try await tenant.isEmailTokenUsable(tokenHash, kind: .resetPassword, now: now) else {
+            throw APIError.invalidEmailToken
         }
-        guard usable == true else { throw APIError.invalidEmailToken }
         let newHash = await deps.passwords.hash(body.password)
-        try await tenant.writer.write { db in
-            guard var token = try EmailTokenRecord.fetchOne(db, key: tokenHash),
-                token.isUsable(kind: .resetPassword, now: now),
-                var user = try UserRecord.fetchOne(db, key: token.userId)
-            else { throw APIError.invalidEmailToken }
-            token.usedAt = now
-            try token.update(db)
-            // Every other outstanding reset token of the user dies with this one: a leaked older
-            // mail must not reset the password the user just chose.
-            try db.execute(
-                sql: "UPDATE email_tokens SET used_at = ? WHERE user_id = ? AND kind = ? AND used_at IS NULL",
-                arguments: [now, user.id, EmailTokenRecord.Kind.resetPassword.rawValue])
-            user.passwordHash = newHash
-            // Receiving the reset mail proves the address: an account someone else registered
-            // with it first is now the mail holder's, and no longer locked as unverified.
-            user.emailVerified = true
-            user.version += 1
-            user.updatedAt = now
-            try user.update(db)
-            try db.execute(
-                sql: "UPDATE sessions SET revoked_at = ?, revoke_reason = 'password_reset' WHERE user_id = ? AND revoked_at IS NULL",
-                arguments: [now, user.id])
-        }
+        // The token is checked again in the transaction that spends it: two resets racing with
+        // one token cannot both pass.
+        try await tenant.resetPassword(tokenHash: tokenHash, newPasswordHash: newHash, now: now)
         return JSONResponse.empty()
     }
 
@@ -209,33 +175,13 @@ struct AuthRoutes {
         }
         let tokenHash = SecureToken.hash(token)
         let now = deps.now
-        let user = try await tenant.writer.write { db -> UserRecord in
-            guard var token = try EmailTokenRecord.fetchOne(db, key: tokenHash),
-                token.isUsable(kind: .verifyEmail, now: now),
-                var user = try UserRecord.fetchOne(db, key: token.userId)
-            else { throw APIError.invalidEmailToken }
-            token.usedAt = now
-            try token.update(db)
-            if !user.emailVerified {
-                user.emailVerified = true
-                user.version += 1
-                user.updatedAt = now
-                try user.update(db)
-            }
-            return user
-        }
+        let user = try await tenant.verifyEmail(tokenHash: tokenHash, now: now)
         return try JSONResponse.make(UserResponse(user))
     }
 
     @Sendable func me(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         return try JSONResponse.make(UserResponse(identity.user))
-    }
-}
-
-extension EmailTokenRecord {
-    func isUsable(kind: Kind, now: Date) -> Bool {
-        self.kind == kind && usedAt == nil && expiresAt > now
     }
 }
 

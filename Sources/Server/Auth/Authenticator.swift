@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Hummingbird
 
 /// Turns `Authorization: Bearer …` into an ``Identity``.
@@ -27,29 +26,20 @@ struct Authenticator: Sendable {
             throw APIError(
                 .forbidden, code: "tenant_mismatch", detail: "X-Tenant-ID does not match the token's tenant.")
         }
-        let tenant: TenantDatabase
+        let store: TenantStore
         do {
-            tenant = try await tenants.database(for: tenantID)
+            store = try await tenants.store(for: tenantID)
         } catch let error as APIError where error.code == "tenant_not_found" {
             throw APIError.unauthorized("The access token is not valid.", invalidToken: true)
         }
-        let userID = claims.sub.value
-        let sessionID = claims.sid
-        let user = try await tenant.writer.read { db -> UserRecord? in
-            let live = try Bool.fetchOne(
-                db,
-                sql: "SELECT EXISTS(SELECT 1 FROM sessions WHERE id = ? AND user_id = ? AND revoked_at IS NULL)",
-                arguments: [sessionID, userID]) ?? false
-            return live ? try UserRecord.fetchOne(db, key: userID) : nil
-        }
-        guard let user else {
+        guard let user = try await store.user(inLiveSession: claims.sid, userID: claims.sub.value) else {
             throw APIError.unauthorized("The session has ended. Sign in again.", invalidToken: true)
         }
-        return Identity(tenant: tenant, user: user, sessionID: sessionID)
+        return Identity(store: store, user: user, sessionID: claims.sid)
     }
 
     /// The tenant named by `X-Tenant-ID` on an unauthenticated call.
-    func namedTenant(_ request: Request) async throws -> TenantDatabase {
+    func namedTenant(_ request: Request) async throws -> TenantStore {
         guard let raw = request.headers[.xTenantID] else {
             throw APIError.validation(field: "X-Tenant-ID", code: "required", message: "header is required")
         }
@@ -58,6 +48,6 @@ struct Authenticator: Sendable {
                 field: "X-Tenant-ID", code: "invalid_format",
                 message: "must be 2-63 characters of a-z, 0-9 and '-', starting with a letter or digit")
         }
-        return try await tenants.database(for: id)
+        return try await tenants.store(for: id)
     }
 }

@@ -1,10 +1,11 @@
 /// The authenticated caller of a request: verified token, live session, current user row.
 struct Identity: Sendable {
-    let tenant: TenantDatabase
+    /// The caller's tenant.
+    let store: TenantStore
     let user: UserRecord
     let sessionID: String
 
     var userID: String { user.id }
     var role: UserRecord.Role { user.role }
-    var tenantID: TenantID { tenant.tenantID }
+    var tenantID: TenantID { store.tenantID }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The public representation of a course.
 struct CourseResponse: Encodable, Sendable {
@@ -48,9 +47,4 @@ struct CourseResponse: Encodable, Sendable {
         try container.encode(updatedAt, forKey: .updatedAt)
     }
 
-    /// Loads the response for a stored course, counting its lessons.
-    static func load(_ db: Database, _ record: CourseRecord) throws -> CourseResponse {
-        let count = try LessonRecord.filter(LessonRecord.Columns.courseId == record.id).fetchCount(db)
-        return CourseResponse(record, lessonCount: count)
-    }
 }

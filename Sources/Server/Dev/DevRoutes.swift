@@ -42,7 +42,7 @@ struct DevRoutes {
         let (listings, total) = try await deps.tenants.tenantPage(offset: pagination.offset, limit: pagination.limit)
         var items: [TenantSummary] = []
         for listing in listings {
-            let users = try await deps.tenants.database(for: listing.id).userCount()
+            let users = try await deps.tenants.store(for: listing.id).userCount()
             items.append(TenantSummary(id: listing.id.rawValue, name: listing.name, userCount: users, createdAt: listing.createdAt))
         }
         return try JSONResponse.make(Page(items: items, page: pagination.page, limit: pagination.limit, total: total))
@@ -53,7 +53,7 @@ struct DevRoutes {
     @Sendable func listTenantUsers(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let pagination = try Pagination(request)
         guard let tenant = TenantID(try request.pathParameter("id", context)) else { throw APIError.tenantNotFound }
-        let (users, total) = try await deps.tenants.database(for: tenant)
+        let (users, total) = try await deps.tenants.store(for: tenant)
             .userPage(offset: pagination.offset, limit: pagination.limit)
         return try JSONResponse.make(
             Page(items: users.map(UserResponse.init), page: pagination.page, limit: pagination.limit, total: total))
@@ -66,8 +66,8 @@ struct DevRoutes {
         guard let id = TenantID("t-\(suffix)") else { throw APIError.internalError }
         let seeder = Seeder(passwords: deps.passwords, now: deps.now)
         let box = AccountsBox()
-        _ = try await deps.tenants.createTenant(id, name: "Test tenant \(suffix)") { database in
-            let accounts = try await seeder.seed(database, plan: Seeder.devTenant)
+        _ = try await deps.tenants.createTenant(id, name: "Test tenant \(suffix)") { store in
+            let accounts = try await seeder.seed(store, plan: Seeder.devTenant)
             await box.set(accounts)
         }
         let accounts = await box.accounts.map {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Writes seed accounts, courses, lessons, enrollments and progress into a tenant database, in
 /// one transaction.
@@ -21,65 +20,61 @@ struct Seeder {
     static let devTenant = Plan(
         domain: "test.edugo.dev", teachers: 1, students: 1, courses: SeedCatalog.devTenantCourses, enrollFirst: 0)
 
-    /// Seeds `database` according to `plan` and returns the accounts created.
+    /// Seeds `store` according to `plan` and returns the accounts created.
     @discardableResult
-    func seed(_ database: TenantDatabase, plan: Plan) async throws -> [SeedCatalog.Account] {
+    func seed(_ store: TenantStore, plan: Plan) async throws -> [SeedCatalog.Account] {
         let accounts = SeedCatalog.accounts(domain: plan.domain, teachers: plan.teachers, students: plan.students)
         var hashes: [UserRecord.Role: String] = [:]
         for role in UserRecord.Role.allCases {
             hashes[role] = await passwords.hashOnce(SeedCatalog.password(for: role))
         }
         let now = self.now
-        try await database.writer.write { [hashes] db in
-            var users: [UserRecord] = []
-            for (index, account) in accounts.enumerated() {
-                let created = now.addingTimeInterval(TimeInterval(index - 100) * 60)
-                var user = UserRecord(
-                    id: RecordID.make(), email: account.email, emailKey: "",
-                    passwordHash: hashes[account.role] ?? "", firstName: account.firstName, lastName: account.lastName,
-                    role: account.role, emailVerified: true, searchText: "", version: 1, createdAt: created,
-                    updatedAt: created)
-                user.refreshDerivedColumns()
-                try user.insert(db)
-                users.append(user)
+        var rows = SeedRows()
+        for (index, account) in accounts.enumerated() {
+            let created = now.addingTimeInterval(TimeInterval(index - 100) * 60)
+            var user = UserRecord(
+                id: RecordID.make(), email: account.email, emailKey: "",
+                passwordHash: hashes[account.role] ?? "", firstName: account.firstName, lastName: account.lastName,
+                role: account.role, emailVerified: true, searchText: "", version: 1, createdAt: created,
+                updatedAt: created)
+            user.refreshDerivedColumns()
+            rows.users.append(user)
+        }
+        let teachers = rows.users.filter { $0.role == .teacher }
+        let students = rows.users.filter { $0.role == .student }
+        var published: [(CourseRecord, [LessonRecord])] = []
+        for (index, course) in plan.courses.enumerated() {
+            let created = now.addingTimeInterval(TimeInterval(index - 50) * 60)
+            var record = CourseRecord(
+                id: RecordID.make(), title: course.title, description: course.description,
+                category: course.category, thumbnailUrl: nil, published: course.published,
+                teacherId: teachers[course.teacher % teachers.count].id, searchText: "", version: 1,
+                createdAt: created, updatedAt: created)
+            record.refreshDerivedColumns()
+            rows.courses.append(record)
+            var lessons: [LessonRecord] = []
+            for (order, title) in course.lessons.enumerated() {
+                lessons.append(LessonRecord(
+                    id: RecordID.make(), courseId: record.id, title: title,
+                    content: "\(title): \(course.description)", order: order + 1,
+                    durationMinutes: 8 + (order * 7) % 20, videoUrl: nil, version: 1, createdAt: created,
+                    updatedAt: created))
             }
-            let teachers = users.filter { $0.role == .teacher }
-            let students = users.filter { $0.role == .student }
-            var published: [(CourseRecord, [LessonRecord])] = []
-            for (index, course) in plan.courses.enumerated() {
-                let created = now.addingTimeInterval(TimeInterval(index - 50) * 60)
-                var record = CourseRecord(
-                    id: RecordID.make(), title: course.title, description: course.description,
-                    category: course.category, thumbnailUrl: nil, published: course.published,
-                    teacherId: teachers[course.teacher % teachers.count].id, searchText: "", version: 1,
-                    createdAt: created, updatedAt: created)
-                record.refreshDerivedColumns()
-                try record.insert(db)
-                var lessons: [LessonRecord] = []
-                for (order, title) in course.lessons.enumerated() {
-                    let lesson = LessonRecord(
-                        id: RecordID.make(), courseId: record.id, title: title,
-                        content: "\(title): \(course.description)", order: order + 1,
-                        durationMinutes: 8 + (order * 7) % 20, videoUrl: nil, version: 1, createdAt: created,
-                        updatedAt: created)
-                    try lesson.insert(db)
-                    lessons.append(lesson)
-                }
-                if course.published { published.append((record, lessons)) }
-            }
-            for (studentIndex, student) in students.enumerated() {
-                for (courseIndex, (course, lessons)) in published.prefix(plan.enrollFirst).enumerated() {
-                    try EnrollmentRecord(courseId: course.id, userId: student.id, enrolledAt: now).insert(db)
-                    let done = (studentIndex + courseIndex) % max(1, lessons.count)
-                    for lesson in lessons.prefix(done) {
-                        try ProgressRecord(
-                            userId: student.id, lessonId: lesson.id, courseId: course.id, completed: true,
-                            completedAt: now, watchedSeconds: lesson.durationMinutes * 60, version: 1, updatedAt: now
-                        ).insert(db)
-                    }
+            rows.lessons += lessons
+            if course.published { published.append((record, lessons)) }
+        }
+        for (studentIndex, student) in students.enumerated() {
+            for (courseIndex, (course, lessons)) in published.prefix(plan.enrollFirst).enumerated() {
+                rows.enrollments.append(EnrollmentRecord(courseId: course.id, userId: student.id, enrolledAt: now))
+                let done = (studentIndex + courseIndex) % max(1, lessons.count)
+                for lesson in lessons.prefix(done) {
+                    rows.progress.append(ProgressRecord(
+                        userId: student.id, lessonId: lesson.id, courseId: course.id, completed: true,
+                        completedAt: now, watchedSeconds: lesson.durationMinutes * 60, version: 1, updatedAt: now))
                 }
             }
         }
+        try await store.insert(rows)
         return accounts
     }
 }

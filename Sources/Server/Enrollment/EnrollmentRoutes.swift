@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Hummingbird
 
 /// `/v1/courses/{id}/enrollment`: the caller enrolls in or leaves a published course.
@@ -22,19 +21,7 @@ struct EnrollmentRoutes {
         let deps = self.deps
         let courseID = try request.pathParameter("id", context)
         return try await deps.write(request, context, hasBody: false) { identity, _ in
-            let now = deps.now
-            let (enrollment, created) = try await identity.tenant.writer.write { db -> (EnrollmentRecord, Bool) in
-                let course = try CourseAccess.fetchVisible(db, id: courseID, identity: identity)
-                if let existing = try EnrollmentRecord.fetchOne(db, key: ["course_id": courseID, "user_id": identity.userID]) {
-                    return (existing, false)
-                }
-                guard course.published else {
-                    throw APIError(.conflict, code: "course_not_published", detail: "Only published courses accept enrollments.")
-                }
-                let enrollment = EnrollmentRecord(courseId: courseID, userId: identity.userID, enrolledAt: now)
-                try enrollment.insert(db)
-                return (enrollment, true)
-            }
+            let (enrollment, created) = try await identity.store.enroll(identity, inCourse: courseID, now: deps.now)
             return try EncodedResponse.json(
                 EnrollmentResponse(courseId: enrollment.courseId, userId: enrollment.userId, enrolledAt: enrollment.enrolledAt),
                 status: created ? .created : .ok, caching: .revalidate,
@@ -46,12 +33,7 @@ struct EnrollmentRoutes {
     @Sendable func unenroll(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         let courseID = try request.pathParameter("id", context)
-        try await identity.tenant.writer.write { db in
-            // The caller's own enrollment goes even when the course was unpublished since (it is
-            // still listed in their courses); otherwise an invisible course answers 404.
-            let left = try EnrollmentRecord.deleteOne(db, key: ["course_id": courseID, "user_id": identity.userID])
-            if !left { _ = try CourseAccess.fetchVisible(db, id: courseID, identity: identity) }
-        }
+        try await identity.store.unenroll(identity, fromCourse: courseID)
         return JSONResponse.empty()
     }
 }

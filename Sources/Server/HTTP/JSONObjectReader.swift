@@ -2,14 +2,12 @@ import Foundation
 
 /// Reads typed members out of a JSON object body, collecting every field error at once.
 ///
-/// Bodies are read this way (rather than with `Decodable`) so that PATCH can tell an absent
-/// member from an explicit `null`, and so that unknown and role-forbidden members are caught.
+/// Bodies are read this way (rather than with `Decodable`, which stops at the first error) so
+/// that every invalid member is named in one answer, PATCH can tell an absent member from an
+/// explicit `null` (``Patch``), and unknown and role-forbidden members are caught. Each request
+/// body type (`CourseDraft`, `CourseChanges`, …) reads itself with one, then calls
+/// ``values(_:)`` for its required members.
 struct JSONObjectReader {
-    /// A member that may be absent, explicitly null, or present.
-    enum Nullable<Value: Sendable>: Sendable {
-        case absent, null, value(Value)
-    }
-
     let object: [String: JSONValue]
     private(set) var errors: [APIError.FieldError] = []
 
@@ -66,7 +64,7 @@ struct JSONObjectReader {
     }
 
     /// A string member that also accepts `null` (used for optional URLs).
-    mutating func nullableURL(_ key: String) -> Nullable<String> {
+    mutating func nullableURL(_ key: String) -> Patch<String> {
         guard let value = object[key] else { return .absent }
         switch value {
         case .null: return .null
@@ -125,6 +123,21 @@ struct JSONObjectReader {
 
     func throwIfInvalid() throws {
         if !errors.isEmpty { throw APIError.validation(errors) }
+    }
+
+    /// Throws every field error collected so far (`400 validation_failed`); otherwise returns the
+    /// values of the required members read with `required: true`.
+    ///
+    /// A required member reads as `nil` only after recording its error, so once no error was
+    /// recorded each of them holds a value.
+    func values<each Value>(_ required: repeat (each Value)?) throws -> (repeat each Value) {
+        try throwIfInvalid()
+        return (repeat try Self.present(each required))
+    }
+
+    private static func present<Value>(_ value: Value?) throws -> Value {
+        guard let value else { throw APIError.internalError }
+        return value
     }
 
     private mutating func fail(_ field: String, _ code: String, _ message: String) {

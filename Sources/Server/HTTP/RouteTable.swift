@@ -41,13 +41,18 @@ struct RouteTable {
         Router(context: EduGoRequestContext.self, options: .autoGenerateHeadEndpoints)
     }
 
-    /// Installs every route (the `.authenticated` ones behind `authentication`), and for each path
+    /// Installs every route (the `.authenticated` ones behind `authentication`, then
+    /// `idempotency`), and for each path
     /// a 405 responder on the methods it does not serve, so that the router itself knows the
     /// difference between "no such path" (404) and "not with this method" (405). HEAD counts as
     /// served wherever GET is (see ``makeRouter()``).
-    func install(on router: Router<EduGoRequestContext>, authentication: AuthenticationMiddleware? = nil) {
+    func install(
+        on router: Router<EduGoRequestContext>, authentication: AuthenticationMiddleware? = nil,
+        idempotency: IdempotencyMiddleware? = nil
+    ) {
         let authenticated = router.group()
         if let authentication { authenticated.add(middleware: authentication) }
+        if let idempotency { authenticated.add(middleware: idempotency) }
         var served: [String: Set<HTTPRequest.Method>] = [:]
         for entry in entries {
             switch entry.access {

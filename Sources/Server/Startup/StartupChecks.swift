@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 
 /// What must hold before the server opens its port: dev mode and the demo tenants (whose
@@ -30,10 +29,7 @@ enum StartupChecks {
         let published = Dictionary(grouping: DemoAccount.seeded, by: \.tenant)
         for id in demoTenantIDs where existing.contains(id) {
             let keys = (published[id.rawValue] ?? []).map { UserRecord.emailKey($0.email) }
-            let database = try await tenants.database(for: id)
-            let count = try await database.writer.read { db in
-                try UserRecord.filter(keys.contains(UserRecord.Columns.emailKey)).fetchCount(db)
-            }
+            let count = try await tenants.store(for: id).accountCount(emailKeys: keys)
             if count > 0 { throw StartupError.demoAccountsOnNetwork(host: configuration.host) }
         }
     }

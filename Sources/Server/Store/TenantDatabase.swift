@@ -39,6 +39,12 @@ struct TenantDatabase: Sendable {
         return TenantDatabase(tenantID: tenantID, writer: writer)
     }
 
+    /// Closes the database's connections (its tenant was deleted, or the server stops).
+    func close() {
+        try? (writer as? DatabasePool)?.close()
+        try? (writer as? DatabaseQueue)?.close()
+    }
+
     /// Answers whether the database can be read.
     func isReachable() async -> Bool {
         (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// An enrollment with what `/v1/users/me/courses` shows of it.
@@ -9,6 +10,33 @@ struct EnrolledCourse: Sendable {
 }
 
 extension TenantStore {
+    /// Enrolls `identity` in a published course it may see. Enrolling again changes nothing.
+    /// - Returns: The enrollment, and whether this call created it.
+    func enroll(_ identity: Identity, inCourse courseID: String, now: Date) async throws -> (EnrollmentRecord, created: Bool) {
+        try await database.writer.write { db -> (EnrollmentRecord, created: Bool) in
+            let course = try CourseAccess.fetchVisible(db, id: courseID, identity: identity)
+            if let existing = try EnrollmentRecord.fetchOne(db, key: ["course_id": courseID, "user_id": identity.userID]) {
+                return (existing, false)
+            }
+            guard course.published else {
+                throw APIError(.conflict, code: "course_not_published", detail: "Only published courses accept enrollments.")
+            }
+            let enrollment = EnrollmentRecord(courseId: courseID, userId: identity.userID, enrolledAt: now)
+            try enrollment.insert(db)
+            return (enrollment, true)
+        }
+    }
+
+    /// Ends `identity`'s enrollment; progress is kept. Leaving twice is not an error, but a course
+    /// the caller may not see and was not enrolled in is `404`. The caller's own enrollment goes
+    /// even when the course was unpublished since (it is still listed in their courses).
+    func unenroll(_ identity: Identity, fromCourse courseID: String) async throws {
+        try await database.writer.write { db in
+            let left = try EnrollmentRecord.deleteOne(db, key: ["course_id": courseID, "user_id": identity.userID])
+            if !left { _ = try CourseAccess.fetchVisible(db, id: courseID, identity: identity) }
+        }
+    }
+
     /// One page of `identity`'s enrollments in courses it may see (a student does not see drafts),
     /// newest first, each with its course, lesson count and completed lessons.
     ///
@@ -28,7 +56,7 @@ extension TenantStore {
             }
             let courses = Dictionary(
                 uniqueKeysWithValues: try CourseRecord.fetchAll(db, keys: courseIDs).map { ($0.id, $0) })
-            let lessonCounts = try CourseRoutes.lessonCounts(db, courseIDs: courseIDs)
+            let lessonCounts = try Self.lessonCounts(db, courseIDs: courseIDs)
             let completed = try Self.completedLessonCounts(db, userID: identity.userID, courseIDs: courseIDs)
             let items = page.compactMap { enrollment -> EnrolledCourse? in
                 courses[enrollment.courseId].map { course in

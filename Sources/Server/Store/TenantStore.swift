@@ -1,11 +1,11 @@
 import GRDB
 
 /// The queries of one tenant's data, each a method named for what it does and run in one
-/// transaction (the GRDB `AppDatabase` pattern).
+/// transaction that leaves the data valid (the GRDB `AppDatabase` pattern).
 ///
-/// This is the store boundary the route handlers move behind, one resource at a time: a handler
-/// parses its request, calls one store method and encodes the answer. Methods here run a fixed
-/// number of statements whatever the page size.
+/// This is the store boundary: route handlers parse their request, call one store method and
+/// encode the answer. No SQL and no database writer exist outside this folder. Methods run a
+/// fixed number of statements whatever the page size.
 struct TenantStore: Sendable {
     /// Used by the store's own methods only (its extensions live in other files of this folder,
     /// so Swift's `private` cannot say it).
@@ -13,5 +13,27 @@ struct TenantStore: Sendable {
 
     init(_ database: TenantDatabase) {
         self.database = database
+    }
+
+    var tenantID: TenantID { database.tenantID }
+
+    /// Runs `body` in one read transaction.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await database.writer.read(body)
+    }
+
+    /// Runs `body` in one write transaction.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await database.writer.write(body)
+    }
+
+    /// Answers whether the database can be read.
+    func isReachable() async -> Bool {
+        await database.isReachable()
+    }
+
+    /// How many sessions are live (not revoked) in this tenant.
+    func liveSessionCount() async throws -> Int {
+        try await read { db in try SessionRecord.filter(Column("revoked_at") == nil).fetchCount(db) }
     }
 }

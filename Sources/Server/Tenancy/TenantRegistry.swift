@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 
 /// Knows which tenants exist and hands out each tenant's database, opening it on demand.
@@ -11,7 +10,7 @@ import Logging
 /// tenants never decides the number of file descriptors. In-memory tenants are never dropped
 /// (they would be lost).
 actor TenantRegistry {
-    private let registry: any DatabaseWriter
+    private let registry: RegistryStore
     private let tenantsDirectory: URL?
     private var open: [TenantID: TenantDatabase] = [:]
     private var lastUse: [TenantID: UInt64] = [:]
@@ -28,29 +27,16 @@ actor TenantRegistry {
         self.now = now
         self.maxOpenTenants = max(1, maxOpenTenants)
         self.transactionObserver = transactionObserver
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
         switch storage {
         case .directory(let root):
             let tenants = root.appendingPathComponent("tenants", isDirectory: true)
             try FileManager.default.createDirectory(
                 at: tenants, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             self.tenantsDirectory = tenants
-            self.registry = try DatabasePool(
-                path: root.appendingPathComponent("registry.sqlite").path, configuration: configuration)
         case .inMemory:
             self.tenantsDirectory = nil
-            self.registry = try DatabaseQueue(configuration: configuration)
         }
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.create(table: "tenants") { t in
-                t.primaryKey("id", .text)
-                t.column("name", .text).notNull()
-                t.column("created_at", .datetime).notNull()
-            }
-        }
-        try migrator.migrate(registry)
+        self.registry = try RegistryStore(storage: storage)
     }
 
     /// What the metrics report at scrape time.
@@ -64,41 +50,29 @@ actor TenantRegistry {
         let databases = Array(open.values)
         var sessions = 0
         for database in databases {
-            sessions += (try? await database.writer.read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions WHERE revoked_at IS NULL")
-            } ?? 0) ?? 0
+            sessions += (try? await TenantStore(database).liveSessionCount()) ?? 0
         }
         return State(openDatabases: databases.count, activeSessions: sessions)
     }
 
     /// The ids of all tenants, oldest first.
     func tenantIDs() async throws -> [TenantID] {
-        try await registry.read { db in
-            try String.fetchAll(db, sql: "SELECT id FROM tenants ORDER BY created_at, id").compactMap(TenantID.init)
-        }
+        try await registry.tenantIDs()
     }
 
-    /// One tenant as the registry lists it.
-    struct Listing: Sendable {
-        var id: TenantID
-        var name: String
-        var createdAt: Date
-    }
+    typealias Listing = RegistryStore.Listing
 
     /// A page of tenants, newest first (in creation order when created at the same instant), and how
     /// many there are in all.
     func tenantPage(offset: Int, limit: Int) async throws -> (items: [Listing], total: Int) {
-        try await registry.read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tenants") ?? 0
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT id, name, created_at FROM tenants ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?",
-                arguments: [limit, offset])
-            let items = rows.compactMap { row -> Listing? in
-                guard let id = TenantID(row["id"]) else { return nil }
-                return Listing(id: id, name: row["name"], createdAt: row["created_at"])
-            }
-            return (items, total)
-        }
+        try await registry.tenantPage(offset: offset, limit: limit)
+    }
+
+    /// The store of an existing tenant.
+    ///
+    /// - Throws: `404 tenant_not_found` when no such tenant exists.
+    func store(for id: TenantID) async throws -> TenantStore {
+        TenantStore(try await database(for: id))
     }
 
     /// The database of an existing tenant.
@@ -109,10 +83,7 @@ actor TenantRegistry {
             touch(id)
             return database
         }
-        let exists = try await registry.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM tenants WHERE id = ?)", arguments: [id.rawValue])
-        }
-        guard exists == true else { throw APIError.tenantNotFound }
+        guard try await registry.contains(id) else { throw APIError.tenantNotFound }
         if let database = open[id] {
             touch(id)
             return database
@@ -148,8 +119,8 @@ actor TenantRegistry {
     ///
     /// The registry row is written last, so a tenant is never visible before its seed committed.
     func createTenant(
-        _ id: TenantID, name: String, seed: @Sendable (TenantDatabase) async throws -> Void
-    ) async throws -> TenantDatabase {
+        _ id: TenantID, name: String, seed: @Sendable (TenantStore) async throws -> Void
+    ) async throws -> TenantStore {
         // A file without a registry row is what a crash between seeding and registering leaves:
         // start it over rather than seed on top of it.
         if let url = fileURL(for: id) {
@@ -158,29 +129,19 @@ actor TenantRegistry {
             }
         }
         let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver)
-        try await seed(database)
+        try await seed(TenantStore(database))
         let created = now()
-        try await registry.write { db in
-            try db.execute(
-                sql: "INSERT INTO tenants (id, name, created_at) VALUES (?, ?, ?)",
-                arguments: [id.rawValue, name, created])
-        }
+        try await registry.insert(id, name: name, createdAt: created)
         keep(database)
-        return database
+        return TenantStore(database)
     }
 
     /// Deletes a tenant: its registry row, then its database files.
     /// - Returns: Whether the tenant existed.
     func deleteTenant(_ id: TenantID) async throws -> Bool {
-        let deleted = try await registry.write { db in
-            try db.execute(sql: "DELETE FROM tenants WHERE id = ?", arguments: [id.rawValue])
-            return db.changesCount > 0
-        }
+        let deleted = try await registry.delete(id)
         lastUse[id] = nil
-        if let database = open.removeValue(forKey: id) {
-            try? (database.writer as? DatabasePool)?.close()
-            try? (database.writer as? DatabaseQueue)?.close()
-        }
+        open.removeValue(forKey: id)?.close()
         if let url = fileURL(for: id) {
             for suffix in ["", "-wal", "-shm"] {
                 try? FileManager.default.removeItem(atPath: url.path + suffix)
@@ -191,18 +152,15 @@ actor TenantRegistry {
 
     /// Whether the registry database answers.
     func isReachable() async -> Bool {
-        (try? await registry.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+        await registry.isReachable()
     }
 
     /// Closes every open database (graceful shutdown).
     func close() {
-        for database in open.values {
-            try? (database.writer as? DatabasePool)?.close()
-            try? (database.writer as? DatabaseQueue)?.close()
-        }
+        for database in open.values { database.close() }
         open.removeAll()
         lastUse.removeAll()
-        try? (registry as? DatabasePool)?.close()
+        registry.close()
     }
 
     private func fileURL(for id: TenantID) -> URL? {

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import Hummingbird
-import GRDB
 
 /// `Idempotency-Key` handling for POST, PUT and PATCH, scoped by tenant (database) and user.
 ///
@@ -24,69 +23,24 @@ struct IdempotencyCoordinator: Sendable {
                 field: "Idempotency-Key", code: "invalid_format", message: "must be 1 to 255 visible ASCII characters")
         }
         let fingerprint = Self.fingerprint(method: method, path: path, body: body)
+        let store = identity.store
         let userID = identity.userID
         let current = now()
-        let expiry = current.addingTimeInterval(-retention.timeInterval)
-        let abandoned = current.addingTimeInterval(-abandonedAfter)
-        let writer = identity.tenant.writer
-
-        let stored = try await writer.write { db -> EncodedResponse? in
-            try db.execute(sql: "DELETE FROM idempotency_keys WHERE created_at < ?", arguments: [expiry])
-            if let row = try Row.fetchOne(
-                db, sql: "SELECT fingerprint, status, headers, body, created_at FROM idempotency_keys WHERE user_id = ? AND key = ?",
-                arguments: [userID, key])
-            {
-                let storedFingerprint: String = row["fingerprint"]
-                guard storedFingerprint == fingerprint else {
-                    throw APIError(
-                        .unprocessableContent, code: "idempotency_key_reused",
-                        detail: "This Idempotency-Key was used with a different request.")
-                }
-                if let status: Int = row["status"] {
-                    let headerJSON: String = row["headers"] ?? "{}"
-                    let headers = (try? JSONDecoder().decode([String: String].self, from: Data(headerJSON.utf8))) ?? [:]
-                    return EncodedResponse(status: .init(code: status), headers: headers, body: row["body"] ?? Data())
-                }
-                let createdAt: Date = row["created_at"]
-                guard createdAt < abandoned else {
-                    throw APIError(
-                        .conflict, code: "idempotency_in_progress",
-                        detail: "A request with this Idempotency-Key is still being processed.")
-                }
-                try db.execute(
-                    sql: "UPDATE idempotency_keys SET created_at = ? WHERE user_id = ? AND key = ?",
-                    arguments: [current, userID, key])
-                return nil
-            }
-            try db.execute(
-                sql: "INSERT INTO idempotency_keys (user_id, key, fingerprint, created_at) VALUES (?, ?, ?, ?)",
-                arguments: [userID, key, fingerprint, current])
-            return nil
-        }
-        if let stored { return stored.response(replayed: true) }
+        let claim = try await store.claimIdempotencyKey(
+            IdempotencyKeyClaim(
+                userID: userID, key: key, fingerprint: fingerprint, now: current,
+                expiredBefore: current.addingTimeInterval(-retention.timeInterval),
+                abandonedBefore: current.addingTimeInterval(-abandonedAfter)))
+        if case .answered(let stored) = claim { return stored.response(replayed: true) }
 
         let result: EncodedResponse
         do {
             result = try await operation()
         } catch {
-            try? await writer.write { db in
-                try db.execute(
-                    sql: "DELETE FROM idempotency_keys WHERE user_id = ? AND key = ? AND status IS NULL",
-                    arguments: [userID, key])
-            }
+            try? await store.releaseIdempotencyKey(userID: userID, key: key)
             throw error
         }
-        let headerJSON = String(decoding: try JSONEncoder().encode(result.headers), as: UTF8.self)
-        try await writer.write { db in
-            if (200..<300).contains(result.status.code) {
-                try db.execute(
-                    sql: "UPDATE idempotency_keys SET status = ?, headers = ?, body = ? WHERE user_id = ? AND key = ?",
-                    arguments: [result.status.code, headerJSON, result.body, userID, key])
-            } else {
-                try db.execute(
-                    sql: "DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?", arguments: [userID, key])
-            }
-        }
+        try await store.settleIdempotencyKey(userID: userID, key: key, answer: result)
         return result.response()
     }
 

@@ -13,8 +13,8 @@ struct VersionPrecondition: Sendable {
     /// Every version an `If-Match` list names: the update proceeds when any of them is current.
     var alternatives: [Int] = []
 
-    /// - Parameter required: `false` for upserts whose first write has no base version.
-    static func from(_ request: Request, body: [String: JSONValue], required: Bool = true) throws -> VersionPrecondition? {
+    /// The base version the request names, `nil` when it names none (an upsert's first write).
+    static func from(_ request: Request, body: [String: JSONValue]) throws -> VersionPrecondition? {
         var bodyVersion: Int?
         if let value = body["version"] {
             guard case .integer(let number) = value, number >= 1 else {
@@ -33,10 +33,18 @@ struct VersionPrecondition: Sendable {
         if let bodyVersion {
             return VersionPrecondition(version: bodyVersion, source: .body)
         }
-        guard required else { return nil }
-        throw APIError(
-            .preconditionRequired, code: "precondition_required",
-            detail: "Name the version this update is based on, in If-Match or in the body's version.")
+        return nil
+    }
+
+    /// The base version of an update that needs one: `428 precondition_required` when the
+    /// request names none.
+    static func required(_ request: Request, body: [String: JSONValue]) throws -> VersionPrecondition {
+        guard let precondition = try from(request, body: body) else {
+            throw APIError(
+                .preconditionRequired, code: "precondition_required",
+                detail: "Name the version this update is based on, in If-Match or in the body's version.")
+        }
+        return precondition
     }
 
     /// Throws the conflict error when `current` has moved on from the base version.

@@ -2,15 +2,15 @@ import Foundation
 import GRDB
 
 /// What the dev console reads of a tenant's accounts (one read transaction each).
-extension TenantDatabase {
+extension TenantStore {
     /// How many accounts the tenant has.
     func userCount() async throws -> Int {
-        try await writer.read { db in try UserRecord.fetchCount(db) }
+        try await database.writer.read { db in try UserRecord.fetchCount(db) }
     }
 
     /// A page of the tenant's accounts, newest first, and how many there are in all.
     func userPage(offset: Int, limit: Int) async throws -> (items: [UserRecord], total: Int) {
-        try await writer.read { db in
+        try await database.writer.read { db in
             let total = try UserRecord.fetchCount(db)
             let items = try UserRecord.order(UserRecord.Columns.createdAt.desc, UserRecord.Columns.id)
                 .limit(limit, offset: offset).fetchAll(db)

@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+
+/// What a change to a course asks for: each member `nil` (or `.absent`) when the body left it out.
+struct CourseChanges: Sendable {
+    var title: String?
+    var description: String?
+    var category: String?
+    var thumbnailUrl: Patch<String> = .absent
+    var published: Bool?
+    var teacherId: String?
+}
+
+extension TenantStore {
+    /// A page of the courses `identity` may see, newest first, optionally of one category and
+    /// matching a search, each with its lesson count.
+    ///
+    /// Two statements whatever the page size: the page with its lesson counts, and the total.
+    func coursePage(
+        visibleTo identity: Identity, category: String?, query: String?, pagination: Pagination
+    ) async throws -> Page<CourseResponse> {
+        try await database.writer.read { db in
+            var filtered = CourseAccess.visible(identity)
+            if let category { filtered = filtered.filter(CourseRecord.Columns.category == category) }
+            if let query {
+                filtered = filtered.filter(sql: "search_text LIKE ? ESCAPE '\\'", arguments: [SearchText.likePattern(query)])
+            }
+            let total = try filtered.fetchCount(db)
+            let rows = try filtered
+                .annotated(with: CourseRecord.lessons.count.forKey("lesson_count"))
+                .order(CourseRecord.Columns.createdAt.desc, CourseRecord.Columns.id)
+                .limit(pagination.limit, offset: pagination.offset)
+                .asRequest(of: CountedCourse.self)
+                .fetchAll(db)
+            return Page(
+                items: rows.map { CourseResponse($0.course, lessonCount: $0.lessonCount) },
+                page: pagination.page, limit: pagination.limit, total: total)
+        }
+    }
+
+    /// The course, if `identity` may see it (else `404`).
+    func course(_ id: String, visibleTo identity: Identity) async throws -> CourseResponse {
+        try await database.writer.read { db in
+            try Self.response(db, CourseAccess.fetchVisible(db, id: id, identity: identity))
+        }
+    }
+
+    /// Inserts a new course; its teacher must be a teacher or admin of this tenant.
+    func createCourse(_ course: CourseRecord) async throws -> CourseResponse {
+        try await database.writer.write { db in
+            try Self.requireTeacher(db, id: course.teacherId)
+            try course.insert(db)
+            return CourseResponse(course, lessonCount: 0)
+        }
+    }
+
+    /// Changes a course its teacher or an admin may edit, based on the version `base` names
+    /// (stale → the conflict error carrying the current course). An update that changes nothing
+    /// keeps the version.
+    func updateCourse(
+        _ id: String, by identity: Identity, changes: CourseChanges, base: VersionPrecondition, now: Date
+    ) async throws -> CourseResponse {
+        try await database.writer.write { db in
+            var course = try CourseAccess.fetchEditable(db, id: id, identity: identity)
+            try base.check(currentVersion: course.version, current: Self.response(db, course))
+            let before = course
+            if let title = changes.title { course.title = title }
+            if let description = changes.description { course.description = description }
+            if let category = changes.category { course.category = category }
+            changes.thumbnailUrl.apply(to: &course.thumbnailUrl)
+            if let published = changes.published { course.published = published }
+            if let teacherID = changes.teacherId, teacherID != course.teacherId {
+                try Self.requireTeacher(db, id: teacherID)
+                course.teacherId = teacherID
+            }
+            if !course.hasSameContent(as: before) {
+                course.refreshDerivedColumns()
+                course.version += 1
+                course.updatedAt = now
+                try course.update(db)
+            }
+            return try Self.response(db, course)
+        }
+    }
+
+    /// Deletes a course its teacher or an admin may edit, with its lessons, enrollments and progress.
+    func deleteCourse(_ id: String, by identity: Identity) async throws {
+        try await database.writer.write { db in
+            let course = try CourseAccess.fetchEditable(db, id: id, identity: identity)
+            try course.delete(db)
+        }
+    }
+
+    /// The course's representation, counting its lessons.
+    static func response(_ db: Database, _ course: CourseRecord) throws -> CourseResponse {
+        let count = try LessonRecord.filter(LessonRecord.Columns.courseId == course.id).fetchCount(db)
+        return CourseResponse(course, lessonCount: count)
+    }
+
+    /// Lesson counts of the courses, in one statement.
+    static func lessonCounts(_ db: Database, courseIDs: [String]) throws -> [String: Int] {
+        guard !courseIDs.isEmpty else { return [:] }
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT course_id, COUNT(*) AS n FROM lessons WHERE course_id IN (\(databaseQuestionMarks(count: courseIDs.count))) GROUP BY course_id",
+            arguments: StatementArguments(courseIDs))
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0["course_id"] as String, $0["n"] as Int) })
+    }
+
+    private static func requireTeacher(_ db: Database, id: String) throws {
+        let role = try String.fetchOne(db, sql: "SELECT role FROM users WHERE id = ?", arguments: [id])
+        guard role == "teacher" || role == "admin" else {
+            throw APIError.validation(field: "teacher_id", code: "invalid_value", message: "must be a teacher or admin of this tenant")
+        }
+    }
+}
+
+/// A course row with its lesson count (`annotated(with:)`).
+private struct CountedCourse: FetchableRecord {
+    var course: CourseRecord
+    var lessonCount: Int
+
+    init(row: Row) throws {
+        course = try CourseRecord(row: row)
+        lessonCount = row["lesson_count"]
+    }
+}
+
+extension CourseRecord {
+    static let lessons = hasMany(LessonRecord.self, using: ForeignKey(["course_id"]))
+
+    func hasSameContent(as other: CourseRecord) -> Bool {
+        title == other.title && description == other.description && category == other.category
+            && thumbnailUrl == other.thumbnailUrl && published == other.published && teacherId == other.teacherId
+    }
+}

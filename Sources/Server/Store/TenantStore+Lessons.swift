@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+
+/// A new lesson as its course's teacher or an admin sends it.
+struct LessonDraft: Sendable {
+    var title: String
+    var content: String
+    /// `nil`: after the course's last lesson.
+    var order: Int?
+    var durationMinutes: Int
+    var videoUrl: String?
+}
+
+/// What a change to a lesson asks for: each member `nil` (or `.absent`) when the body left it out.
+struct LessonChanges: Sendable {
+    var title: String?
+    var content: String?
+    var order: Int?
+    var durationMinutes: Int?
+    var videoUrl: Patch<String> = .absent
+}
+
+extension TenantStore {
+    /// The lessons of a course `identity` may see, in order.
+    func lessons(ofCourse courseID: String, visibleTo identity: Identity) async throws -> [LessonRecord] {
+        try await database.writer.read { db in
+            _ = try CourseAccess.fetchVisible(db, id: courseID, identity: identity)
+            return try LessonRecord.filter(LessonRecord.Columns.courseId == courseID)
+                .order(LessonRecord.Columns.order, Column("created_at"), Column("id"))
+                .fetchAll(db)
+        }
+    }
+
+    /// A lesson of a course `identity` may see.
+    func lesson(_ lessonID: String, ofCourse courseID: String, visibleTo identity: Identity) async throws -> LessonRecord {
+        try await database.writer.read { db in
+            _ = try CourseAccess.fetchVisible(db, id: courseID, identity: identity)
+            return try Self.fetchLesson(db, lessonID: lessonID, courseID: courseID)
+        }
+    }
+
+    /// Adds a lesson to a course `identity` may edit (after its last lesson unless the draft
+    /// names an order); the course's version moves too (its lesson count changed).
+    func createLesson(
+        _ draft: LessonDraft, inCourse courseID: String, by identity: Identity, now: Date
+    ) async throws -> LessonRecord {
+        let id = RecordID.make()
+        return try await database.writer.write { db -> LessonRecord in
+            _ = try CourseAccess.fetchEditable(db, id: courseID, identity: identity)
+            let last = try Int.fetchOne(
+                db, sql: "SELECT MAX(\"order\") FROM lessons WHERE course_id = ?", arguments: [courseID]) ?? 0
+            let lesson = LessonRecord(
+                id: id, courseId: courseID, title: draft.title, content: draft.content,
+                order: draft.order ?? min(last + 1, 10_000), durationMinutes: draft.durationMinutes,
+                videoUrl: draft.videoUrl, version: 1, createdAt: now, updatedAt: now)
+            try lesson.insert(db)
+            try CourseAccess.touch(db, courseID: courseID, now: now)
+            return lesson
+        }
+    }
+
+    /// Changes a lesson of a course `identity` may edit, based on the version `base` names.
+    func updateLesson(
+        _ lessonID: String, ofCourse courseID: String, by identity: Identity, changes: LessonChanges,
+        base: VersionPrecondition, now: Date
+    ) async throws -> LessonRecord {
+        try await database.writer.write { db -> LessonRecord in
+            _ = try CourseAccess.fetchEditable(db, id: courseID, identity: identity)
+            var lesson = try Self.fetchLesson(db, lessonID: lessonID, courseID: courseID)
+            try base.check(currentVersion: lesson.version, current: LessonResponse(lesson))
+            let before = lesson
+            if let title = changes.title { lesson.title = title }
+            if let content = changes.content { lesson.content = content }
+            if let order = changes.order { lesson.order = order }
+            if let duration = changes.durationMinutes { lesson.durationMinutes = duration }
+            changes.videoUrl.apply(to: &lesson.videoUrl)
+            if !lesson.hasSameContent(as: before) {
+                lesson.version += 1
+                lesson.updatedAt = now
+                try lesson.update(db)
+            }
+            return lesson
+        }
+    }
+
+    /// Deletes a lesson of a course `identity` may edit; the course's version moves too.
+    func deleteLesson(_ lessonID: String, ofCourse courseID: String, by identity: Identity, now: Date) async throws {
+        try await database.writer.write { db in
+            _ = try CourseAccess.fetchEditable(db, id: courseID, identity: identity)
+            let lesson = try Self.fetchLesson(db, lessonID: lessonID, courseID: courseID)
+            try lesson.delete(db)
+            try CourseAccess.touch(db, courseID: courseID, now: now)
+        }
+    }
+
+    static func fetchLesson(_ db: Database, lessonID: String, courseID: String) throws -> LessonRecord {
+        guard let lesson = try LessonRecord.fetchOne(db, key: lessonID), lesson.courseId == courseID else {
+            throw APIError.notFound("lesson")
+        }
+        return lesson
+    }
+}
+
+extension LessonRecord {
+    func hasSameContent(as other: LessonRecord) -> Bool {
+        title == other.title && content == other.content && order == other.order
+            && durationMinutes == other.durationMinutes && videoUrl == other.videoUrl
+    }
+}

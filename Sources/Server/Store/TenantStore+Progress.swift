@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+
+/// One lesson's progress as a learner reports it: each member `nil` when left out.
+struct ProgressReport: Sendable {
+    var lessonId: String
+    var completed: Bool?
+    var watchedSeconds: Int?
+}
+
+extension TenantStore {
+    /// A learner's progress through a course `identity` may see: their own, or — for the course's
+    /// teacher or an admin — the learner `userID` names.
+    func progress(
+        inCourse courseID: String, of userID: String?, visibleTo identity: Identity
+    ) async throws -> CourseProgressResponse {
+        try await database.writer.read { db in
+            let course = try CourseAccess.fetchVisible(db, id: courseID, identity: identity)
+            var learner = identity.userID
+            if let userID, userID != identity.userID {
+                guard CourseAccess.canEdit(course, identity: identity) else {
+                    throw APIError.forbidden("Only the course's teacher or an admin may see another learner's progress.")
+                }
+                guard try UserRecord.exists(db, key: userID) else { throw APIError.notFound("user") }
+                learner = userID
+            }
+            let records = try ProgressRecord
+                .filter(Column("course_id") == courseID && Column("user_id") == learner)
+                .order(Column("updated_at"), Column("lesson_id"))
+                .fetchAll(db)
+            let total = try LessonRecord.filter(LessonRecord.Columns.courseId == courseID).fetchCount(db)
+            let completed = records.filter(\.completed).count
+            return CourseProgressResponse(
+                courseId: courseID, userId: learner, lessons: records.map(LessonProgressResponse.init),
+                completedLessons: completed, totalLessons: total,
+                percent: CourseProgressResponse.percent(completed: completed, total: total))
+        }
+    }
+
+    /// Records one lesson's progress for `identity`, who must be enrolled in the course. The
+    /// first report needs no base version, later ones do (`428` without, the conflict error when
+    /// stale). `completed_at` is set here; a report that changes nothing keeps the version.
+    func recordProgress(
+        _ report: ProgressReport, inCourse courseID: String, by identity: Identity, base: VersionPrecondition?,
+        now: Date
+    ) async throws -> ProgressRecord {
+        let userID = identity.userID
+        return try await database.writer.write { db -> ProgressRecord in
+            _ = try CourseAccess.fetchVisible(db, id: courseID, identity: identity)
+            guard (try LessonRecord.fetchOne(db, key: report.lessonId))?.courseId == courseID else {
+                throw APIError.notFound("lesson")
+            }
+            guard try EnrollmentRecord.exists(db, key: ["course_id": courseID, "user_id": userID]) else {
+                throw APIError(.forbidden, code: "not_enrolled", detail: "Enroll in the course before recording progress.")
+            }
+            let existing = try ProgressRecord.fetchOne(db, key: ["user_id": userID, "lesson_id": report.lessonId])
+            guard var record = existing else {
+                let record = ProgressRecord(
+                    userId: userID, lessonId: report.lessonId, courseId: courseID, completed: report.completed ?? false,
+                    completedAt: report.completed == true ? now : nil, watchedSeconds: report.watchedSeconds ?? 0,
+                    version: 1, updatedAt: now)
+                try record.insert(db)
+                return record
+            }
+            guard let base else {
+                throw APIError(
+                    .preconditionRequired, code: "precondition_required",
+                    detail: "This lesson already has progress; name the version the update is based on.")
+            }
+            try base.check(currentVersion: record.version, current: LessonProgressResponse(record))
+            let before = record
+            if let completed = report.completed {
+                if completed && !record.completed { record.completedAt = now }
+                if !completed { record.completedAt = nil }
+                record.completed = completed
+            }
+            if let watched = report.watchedSeconds { record.watchedSeconds = watched }
+            if record.completed != before.completed || record.watchedSeconds != before.watchedSeconds {
+                record.version += 1
+                record.updatedAt = now
+                try record.update(db)
+            }
+            return record
+        }
+    }
+}

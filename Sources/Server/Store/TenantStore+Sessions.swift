@@ -1,0 +1,179 @@
+import Foundation
+import GRDB
+
+/// What presenting a refresh token did (``TenantStore/rotateRefreshToken(_:)``).
+enum RefreshRotation: Sendable {
+    /// The session goes on with a new refresh token.
+    case rotated(UserRecord, sessionID: String)
+    /// A rotated token came back after the grace window: the whole session family is revoked.
+    case revokedFamily
+    /// Unknown, expired, revoked, or past the session's maximum age.
+    case refused
+}
+
+/// The parameters of one refresh-token rotation.
+struct RefreshRequestFacts: Sendable {
+    var presentedHash: String
+    var newHash: String
+    var now: Date
+    var grace: TimeInterval
+    var lifetime: TimeInterval
+    var maxSessionAge: TimeInterval
+}
+
+extension TenantStore {
+    /// The user of `sessionID`, when that session is live and belongs to `userID`.
+    func user(inLiveSession sessionID: String, userID: String) async throws -> UserRecord? {
+        try await database.writer.read { db in try Self.user(db, inLiveSession: sessionID, userID: userID) }
+    }
+
+    static func user(_ db: Database, inLiveSession sessionID: String, userID: String) throws -> UserRecord? {
+        let live = try SessionRecord
+            .filter(Column("id") == sessionID && Column("user_id") == userID && Column("revoked_at") == nil)
+            .isEmpty(db) == false
+        return live ? try UserRecord.fetchOne(db, key: userID) : nil
+    }
+
+    /// The account holding the email key, if any.
+    func user(emailKey: String) async throws -> UserRecord? {
+        try await database.writer.read { db in
+            try UserRecord.filter(UserRecord.Columns.emailKey == emailKey).fetchOne(db)
+        }
+    }
+
+    /// Starts a session for a sign-in, with its first refresh token.
+    func startSession(_ session: SessionRecord, refreshToken: RefreshTokenRecord) async throws {
+        try await database.writer.write { db in
+            try session.insert(db)
+            try refreshToken.insert(db)
+        }
+    }
+
+    /// Ends a session (logout). Ending an ended session changes nothing.
+    func revokeSession(_ sessionID: String, reason: String, now: Date) async throws {
+        try await database.writer.write { db in
+            try db.execute(
+                sql: "UPDATE sessions SET revoked_at = ?, revoke_reason = ? WHERE id = ? AND revoked_at IS NULL",
+                arguments: [now, reason, sessionID])
+        }
+    }
+
+    /// Rotates a presented refresh token, in one transaction.
+    ///
+    /// A refresh token is single use. Presenting a rotated token again means it leaked (or a
+    /// response was lost): within the grace window the caller gets a fresh token, after it the
+    /// whole session family is revoked. However often it is refreshed, a session ends
+    /// `maxSessionAge` after its sign-in.
+    func rotateRefreshToken(_ facts: RefreshRequestFacts) async throws -> RefreshRotation {
+        try await database.writer.write { db -> RefreshRotation in
+            let now = facts.now
+            guard let presented = try RefreshTokenRecord.fetchOne(db, key: facts.presentedHash),
+                let session = try SessionRecord.fetchOne(db, key: presented.sessionId),
+                session.revokedAt == nil, presented.expiresAt > now,
+                let user = try UserRecord.fetchOne(db, key: session.userId)
+            else { return .refused }
+            let sessionEnds = session.createdAt.addingTimeInterval(facts.maxSessionAge)
+            guard sessionEnds > now else {
+                try db.execute(
+                    sql: "UPDATE sessions SET revoked_at = ?, revoke_reason = 'max_age' WHERE id = ?",
+                    arguments: [now, session.id])
+                return .refused
+            }
+            if let usedAt = presented.usedAt, now.timeIntervalSince(usedAt) > facts.grace {
+                try db.execute(
+                    sql: "UPDATE sessions SET revoked_at = ?, revoke_reason = 'refresh_token_reuse' WHERE id = ?",
+                    arguments: [now, session.id])
+                return .revokedFamily
+            }
+            // Retire every live token of the family (the presented one, or in the grace window
+            // the one whose response was lost) and issue the next.
+            try db.execute(
+                sql: "UPDATE refresh_tokens SET used_at = ? WHERE session_id = ? AND used_at IS NULL",
+                arguments: [now, session.id])
+            try RefreshTokenRecord(
+                tokenHash: facts.newHash, sessionId: session.id, issuedAt: now,
+                expiresAt: min(now.addingTimeInterval(facts.lifetime), sessionEnds)
+            ).insert(db)
+            return .rotated(user, sessionID: session.id)
+        }
+    }
+
+    /// Stores a new single-use email token for the account holding `emailKey`, when `eligible`
+    /// accepts it, in the transaction that finds the account.
+    /// - Returns: The account, `nil` when there is none (or it is not eligible).
+    func issueEmailToken(
+        emailKey: String, kind: EmailTokenRecord.Kind, tokenHash: String, now: Date, expiresAt: Date,
+        eligible: @escaping @Sendable (UserRecord) -> Bool
+    ) async throws -> UserRecord? {
+        try await database.writer.write { db -> UserRecord? in
+            guard let user = try UserRecord.filter(UserRecord.Columns.emailKey == emailKey).fetchOne(db), eligible(user)
+            else { return nil }
+            try EmailTokenRecord(
+                tokenHash: tokenHash, userId: user.id, kind: kind, createdAt: now, expiresAt: expiresAt
+            ).insert(db)
+            return user
+        }
+    }
+
+    /// Whether a token of `kind` with this hash is usable now.
+    func isEmailTokenUsable(_ tokenHash: String, kind: EmailTokenRecord.Kind, now: Date) async throws -> Bool {
+        try await database.writer.read { db in
+            try EmailTokenRecord.fetchOne(db, key: tokenHash)?.isUsable(kind: kind, now: now) == true
+        }
+    }
+
+    /// Spends a reset token and sets the new password, in one transaction: every other
+    /// outstanding reset token of the user dies with it (a leaked older mail must not reset the
+    /// password just chosen), the address counts as verified (the mail reached its holder), and
+    /// every session of the user ends.
+    ///
+    /// - Throws: `400 invalid_token` when the token is unknown, used or expired.
+    func resetPassword(tokenHash: String, newPasswordHash: String, now: Date) async throws {
+        try await database.writer.write { db in
+            guard var token = try EmailTokenRecord.fetchOne(db, key: tokenHash),
+                token.isUsable(kind: .resetPassword, now: now),
+                var user = try UserRecord.fetchOne(db, key: token.userId)
+            else { throw APIError.invalidEmailToken }
+            token.usedAt = now
+            try token.update(db)
+            try db.execute(
+                sql: "UPDATE email_tokens SET used_at = ? WHERE user_id = ? AND kind = ? AND used_at IS NULL",
+                arguments: [now, user.id, EmailTokenRecord.Kind.resetPassword.rawValue])
+            user.passwordHash = newPasswordHash
+            user.emailVerified = true
+            user.version += 1
+            user.updatedAt = now
+            try user.update(db)
+            try db.execute(
+                sql: "UPDATE sessions SET revoked_at = ?, revoke_reason = 'password_reset' WHERE user_id = ? AND revoked_at IS NULL",
+                arguments: [now, user.id])
+        }
+    }
+
+    /// Spends a verification token and marks the account's address verified.
+    ///
+    /// - Throws: `400 invalid_token` when the token is unknown, used or expired.
+    func verifyEmail(tokenHash: String, now: Date) async throws -> UserRecord {
+        try await database.writer.write { db -> UserRecord in
+            guard var token = try EmailTokenRecord.fetchOne(db, key: tokenHash),
+                token.isUsable(kind: .verifyEmail, now: now),
+                var user = try UserRecord.fetchOne(db, key: token.userId)
+            else { throw APIError.invalidEmailToken }
+            token.usedAt = now
+            try token.update(db)
+            if !user.emailVerified {
+                user.emailVerified = true
+                user.version += 1
+                user.updatedAt = now
+                try user.update(db)
+            }
+            return user
+        }
+    }
+}
+
+extension EmailTokenRecord {
+    func isUsable(kind: Kind, now: Date) -> Bool {
+        self.kind == kind && usedAt == nil && expiresAt > now
+    }
+}

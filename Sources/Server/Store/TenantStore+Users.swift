@@ -1,0 +1,171 @@
+import Foundation
+import GRDB
+
+/// What a change to an account asks for: each member `nil` when the body left it out.
+struct UserChanges: Sendable {
+    var firstName: String?
+    var lastName: String?
+    var email: String?
+    var role: UserRecord.Role?
+}
+
+/// What a self-registration did (``TenantStore/register(_:verificationToken:)``).
+enum Registration: Sendable {
+    /// A new, unverified account (replacing a pending unverified one with the same email).
+    case created(UserRecord)
+    /// A verified account holds the email already; nothing was written.
+    case exists(holderEmail: String)
+}
+
+extension TenantStore {
+    /// A page of the tenant's accounts, optionally of one role and matching a search, oldest first.
+    func userPage(role: UserRecord.Role?, query: String?, pagination: Pagination) async throws -> Page<UserRecord> {
+        try await database.writer.read { db in
+            var filtered = UserRecord.all()
+            if let role { filtered = filtered.filter(UserRecord.Columns.role == role.rawValue) }
+            if let query {
+                filtered = filtered.filter(sql: "search_text LIKE ? ESCAPE '\\'", arguments: [SearchText.likePattern(query)])
+            }
+            let total = try filtered.fetchCount(db)
+            let users = try filtered.order(UserRecord.Columns.createdAt, UserRecord.Columns.id)
+                .limit(pagination.limit, offset: pagination.offset).fetchAll(db)
+            return Page(items: users, page: pagination.page, limit: pagination.limit, total: total)
+        }
+    }
+
+    /// The account, if `identity` may see it: admins and teachers see everyone in the tenant,
+    /// students only themselves (anyone else is `404`).
+    func user(_ id: String, visibleTo identity: Identity) async throws -> UserRecord {
+        try await database.writer.read { db in try Self.fetchVisibleUser(db, id: id, identity: identity) }
+    }
+
+    /// Inserts an account; `409 email_taken` when the email exists in this tenant.
+    func createAccount(_ user: UserRecord) async throws {
+        try await Self.mappingEmailTaken {
+            try await database.writer.write { db in
+                if try UserRecord.filter(UserRecord.Columns.emailKey == user.emailKey).fetchCount(db) > 0 {
+                    throw APIError.emailTaken
+                }
+                try user.insert(db)
+            }
+        }
+    }
+
+    /// Self-registration, in one transaction: a verified holder of the email (or one owning
+    /// courses) is left alone; a pending *unverified* account with the email is replaced (whoever
+    /// registered it first cannot squat the address); otherwise the new unverified account is
+    /// inserted together with its verification token.
+    func register(_ user: UserRecord, verificationToken: EmailTokenRecord) async throws -> Registration {
+        try await Self.mappingEmailTaken {
+            try await database.writer.write { db -> Registration in
+                if let existing = try UserRecord.filter(UserRecord.Columns.emailKey == user.emailKey).fetchOne(db) {
+                    let ownsCourses = try CourseRecord.filter(CourseRecord.Columns.teacherId == existing.id).fetchCount(db) > 0
+                    if existing.emailVerified || ownsCourses { return .exists(holderEmail: existing.email) }
+                    try existing.delete(db)  // its tokens and sessions go with it (ON DELETE CASCADE)
+                }
+                try user.insert(db)
+                try verificationToken.insert(db)
+                return .created(user)
+            }
+        }
+    }
+
+    /// Changes an account, in one transaction. Self: names only. Admin: names, email and role of
+    /// anyone in the tenant. The caller's admin role is re-read here (a role read at
+    /// authentication may have been taken away since); a teacher of courses stays a teacher; the
+    /// tenant keeps one admin; emails stay unique.
+    func updateUser(
+        _ id: String, by identity: Identity, changes: UserChanges, base: VersionPrecondition, now: Date
+    ) async throws -> UserRecord {
+        try await Self.mappingEmailTaken {
+            try await database.writer.write { db -> UserRecord in
+                var user = try Self.fetchVisibleUser(db, id: id, identity: identity)
+                guard identity.role == .admin || user.id == identity.userID else {
+                    throw APIError.forbidden("You may only change your own profile.")
+                }
+                if user.id != identity.userID, try !AdminGuard.isAdmin(db, userID: identity.userID) {
+                    throw APIError.forbidden("You may only change your own profile.")
+                }
+                try base.check(currentVersion: user.version, current: UserResponse(user))
+                let before = user
+                if let firstName = changes.firstName { user.firstName = firstName }
+                if let lastName = changes.lastName { user.lastName = lastName }
+                if let role = changes.role, role != user.role {
+                    if role == .student,
+                        try CourseRecord.filter(CourseRecord.Columns.teacherId == user.id).fetchCount(db) > 0
+                    {
+                        throw APIError(
+                            .conflict, code: "user_owns_courses",
+                            detail: "Reassign this teacher's courses before making them a student.")
+                    }
+                    if user.role == .admin { try AdminGuard.keepOneAdmin(db, losing: user.id) }
+                    user.role = role
+                }
+                if let email = changes.email.map(EmailAddress.normalized),
+                    UserRecord.emailKey(email) != user.emailKey || email != user.email
+                {
+                    let key = UserRecord.emailKey(email)
+                    let taken = try UserRecord.filter(UserRecord.Columns.emailKey == key && UserRecord.Columns.id != user.id)
+                        .fetchCount(db) > 0
+                    if taken { throw APIError.emailTaken }
+                    user.email = email
+                }
+                if user.firstName != before.firstName || user.lastName != before.lastName || user.role != before.role
+                    || user.email != before.email
+                {
+                    user.refreshDerivedColumns()
+                    user.version += 1
+                    user.updatedAt = now
+                    try user.update(db)
+                }
+                return user
+            }
+        }
+    }
+
+    /// Deletes an account (admins only, re-read in this transaction): never one's own, never a
+    /// teacher who still owns courses, never the tenant's last admin.
+    func deleteUser(_ id: String, by identity: Identity) async throws {
+        try await database.writer.write { db in
+            let user = try Self.fetchVisibleUser(db, id: id, identity: identity)
+            guard try AdminGuard.isAdmin(db, userID: identity.userID) else {
+                throw APIError.forbidden("Only admins delete users.")
+            }
+            guard user.id != identity.userID else {
+                throw APIError(.conflict, code: "cannot_delete_self", detail: "Admins cannot delete their own account.")
+            }
+            guard try CourseRecord.filter(CourseRecord.Columns.teacherId == user.id).fetchCount(db) == 0 else {
+                throw APIError(
+                    .conflict, code: "user_owns_courses", detail: "Reassign or delete this teacher's courses first.")
+            }
+            if user.role == .admin { try AdminGuard.keepOneAdmin(db, losing: user.id) }
+            try user.delete(db)
+        }
+    }
+
+    static func fetchVisibleUser(_ db: Database, id: String, identity: Identity) throws -> UserRecord {
+        guard identity.role != .student || id == identity.userID, let user = try UserRecord.fetchOne(db, key: id) else {
+            throw APIError.notFound("user")
+        }
+        return user
+    }
+
+    /// Maps the users' email uniqueness violation, and only it, to `409 email_taken`; every other
+    /// constraint error stays an internal error (answered 500 and logged).
+    static func mappingEmailTaken<Value>(_ body: () async throws -> Value) async throws -> Value {
+        do {
+            return try await body()
+        } catch let error as DatabaseError where isEmailUniqueViolation(error) {
+            throw APIError.emailTaken
+        }
+    }
+
+    static func isEmailUniqueViolation(_ error: DatabaseError) -> Bool {
+        error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE && (error.message ?? "").contains("users.email_key")
+    }
+}
+
+extension APIError {
+    static let emailTaken = APIError(
+        .conflict, code: "email_taken", detail: "An account with this email already exists.")
+}

@@ -64,6 +64,7 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
     var deps = Dependencies(
         configuration: configuration,
         tenants: tenants,
+        health: HealthProbe { await tenants.isReachable() },
         tokens: tokens,
         authenticator: Authenticator(tokens: tokens, tenants: tenants),
         passwords: passwords,

@@ -5,6 +5,8 @@ import Logging
 struct Dependencies: Sendable {
     let configuration: ServerConfiguration
     let tenants: TenantRegistry
+    /// What `/health` reports of the registry database.
+    let health: HealthProbe
     let tokens: TokenService
     let authenticator: Authenticator
     let passwords: PasswordHasher

@@ -45,6 +45,45 @@ import Testing
         }
     }
 
+    @Test("a token that verified once (and is cached) is still refused once it expires")
+    func cachedTokenExpires() async throws {
+        let clock = TestClock()
+        try await withServer(.testing(clock: clock)) { client in
+            let pair = try await client.signIn(.demoStudent)
+            #expect(try await client.me(pair.accessToken).status == .ok)
+
+            clock.advance(by: 901)
+            let response = try await client.me(pair.accessToken)
+
+            try expectTokenRefused(response)
+            #expect(try response.decode(Problem.self).detail.contains("expired"))
+        }
+    }
+
+    @Test("the verified-token cache skips only the signature: expiry is checked on every hit, a changed token is a miss")
+    func verifiedTokenCache() async throws {
+        let clock = TestClock()
+        let signingKey = try SigningKey.loadOrCreate(storage: .inMemory)
+        let tokens = await TokenService(signingKey: signingKey, configuration: .testing(clock: clock))
+        let demo = try #require(TenantID("demo"))
+        let token = try await tokens.issue(userID: "u1", tenantID: demo, role: .student, sessionID: "s1")
+
+        #expect(try await tokens.verify(token).sid == "s1")
+        #expect(tokens.verified.count == 1)
+        #expect(try await tokens.verify(token).sub.value == "u1")
+        #expect(tokens.verified.count == 1)
+
+        var altered = try CompactJWT(token)
+        var payload = try altered.payload
+        payload["role"] = "admin"
+        altered.payloadSegment = try CompactJWT.segment(payload)
+        await #expect(throws: APIError.self) { try await tokens.verify(altered.compact) }
+        #expect(tokens.verified.count == 1)
+
+        clock.advance(by: 901)
+        await #expect(throws: APIError.self) { try await tokens.verify(token) }
+    }
+
     @Test("a token whose nbf lies in the future is refused")
     func notYetValidTokenIsRefused() async throws {
         let clock = TestClock()

@@ -12,6 +12,8 @@ struct TokenService: Sendable {
     let audience: String
     let lifetime: Duration
     let now: @Sendable () -> Date
+    /// Tokens whose signature verified already.
+    let verified = VerifiedTokenCache()
 
     init(signingKey: SigningKey, configuration: ServerConfiguration) async {
         self.signingKey = signingKey
@@ -49,6 +51,14 @@ struct TokenService: Sendable {
     ///
     /// - Throws: `401 unauthorized` with `WWW-Authenticate: Bearer error="invalid_token"`.
     func verify(_ token: String) async throws -> AccessClaims {
+        if let claims = verified.claims(for: token) {
+            do {
+                try claims.validate(now: now(), issuer: issuer, audience: audience)
+            } catch {
+                throw Self.refusal(error)
+            }
+            return claims
+        }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
             let headerData = Data(base64URLEncoded: String(parts[0])),
@@ -61,14 +71,19 @@ struct TokenService: Sendable {
         do {
             claims = try await keys.verify(token, as: AccessClaims.self)
             try claims.validate(now: now(), issuer: issuer, audience: audience)
-        } catch let error as JWTError where error.errorType == .claimVerificationFailure {
-            let expired = error.failedClaim is ExpirationClaim
-            throw APIError.unauthorized(
-                expired ? "The access token has expired." : "The access token is not valid.", invalidToken: true)
         } catch {
-            throw APIError.unauthorized("The access token is not valid.", invalidToken: true)
+            throw Self.refusal(error)
         }
+        verified.insert(claims, for: token)
         return claims
+    }
+
+    /// The `401` for a token that failed verification or validation.
+    private static func refusal(_ error: any Error) -> APIError {
+        let expired = (error as? JWTError)?.errorType == .claimVerificationFailure
+            && (error as? JWTError)?.failedClaim is ExpirationClaim
+        return APIError.unauthorized(
+            expired ? "The access token has expired." : "The access token is not valid.", invalidToken: true)
     }
 
     private struct Header: Decodable {

@@ -17,7 +17,7 @@ struct SystemRoutes {
     }
 
     @Sendable func health(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let reachable = await deps.tenants.isReachable()
+        let reachable = await deps.health.isReachable()
         return try JSONResponse.make(
             HealthResponse(status: reachable ? "ok" : "unavailable", database: reachable ? "ok" : "unavailable"),
             status: reachable ? .ok : .serviceUnavailable)

@@ -19,6 +19,16 @@ enum CourseAccess {
         }
     }
 
+    /// The same rule as ``visible(_:)`` as SQL conditions on `courses` (for statements written
+    /// out and cached), with their arguments.
+    static func visibleSQL(_ identity: Identity) -> (conditions: [String], arguments: StatementArguments) {
+        switch identity.role {
+        case .admin: ([], [])
+        case .teacher: (["(published = 1 OR teacher_id = ?)"], [identity.userID])
+        case .student: (["published = 1"], [])
+        }
+    }
+
     /// The course, if `identity` may see it.
     static func fetchVisible(_ db: Database, id: String, identity: Identity) throws -> CourseRecord {
         guard let course = try visible(identity).filter(CourseRecord.Columns.id == id).fetchOne(db) else {

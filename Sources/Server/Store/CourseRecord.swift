@@ -4,8 +4,6 @@ import GRDB
 /// A row of `courses`.
 struct CourseRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "courses"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     /// The fixed catalogue of categories.
     static let categories = ["mathematics", "science", "languages", "programming", "history", "arts", "business"]
@@ -21,6 +19,21 @@ struct CourseRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
     var version: Int
     var createdAt: Date
     var updatedAt: Date
+
+    /// Column names, spelled out: GRDB would otherwise convert every key of every row it decodes.
+    enum CodingKeys: String, CodingKey {
+        case id
+        case title
+        case description
+        case category
+        case thumbnailUrl = "thumbnail_url"
+        case published
+        case teacherId = "teacher_id"
+        case searchText = "search_text"
+        case version
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
 
     enum Columns {
         static let id = Column("id")

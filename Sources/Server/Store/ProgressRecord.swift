@@ -4,8 +4,6 @@ import GRDB
 /// A row of `progress`: one learner's progress through one lesson.
 struct ProgressRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "progress"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     var userId: String
     var lessonId: String
@@ -15,4 +13,16 @@ struct ProgressRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
     var watchedSeconds: Int
     var version: Int
     var updatedAt: Date
+
+    /// Column names, spelled out: GRDB would otherwise convert every key of every row it decodes.
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case lessonId = "lesson_id"
+        case courseId = "course_id"
+        case completed
+        case completedAt = "completed_at"
+        case watchedSeconds = "watched_seconds"
+        case version
+        case updatedAt = "updated_at"
+    }
 }

@@ -4,34 +4,46 @@ import GRDB
 /// A login session: the family of refresh tokens descending from one sign-in.
 struct SessionRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "sessions"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     var id: String
     var userId: String
     var createdAt: Date
     var revokedAt: Date?
     var revokeReason: String?
+
+    /// Column names, spelled out: GRDB would otherwise convert every key of every row it decodes.
+    enum CodingKeys: String, CodingKey {
+        case id
+        case userId = "user_id"
+        case createdAt = "created_at"
+        case revokedAt = "revoked_at"
+        case revokeReason = "revoke_reason"
+    }
 }
 
 /// One refresh token of a session, stored only as its SHA-256 hash.
 struct RefreshTokenRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "refresh_tokens"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     var tokenHash: String
     var sessionId: String
     var issuedAt: Date
     var expiresAt: Date
     var usedAt: Date?
+
+    /// Column names, spelled out: GRDB would otherwise convert every key of every row it decodes.
+    enum CodingKeys: String, CodingKey {
+        case tokenHash = "token_hash"
+        case sessionId = "session_id"
+        case issuedAt = "issued_at"
+        case expiresAt = "expires_at"
+        case usedAt = "used_at"
+    }
 }
 
 /// A single-use email token (verification or password reset), stored hashed.
 struct EmailTokenRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "email_tokens"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     enum Kind: String, Codable, Sendable {
         case verifyEmail = "verify_email"
@@ -44,4 +56,14 @@ struct EmailTokenRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
     var createdAt: Date
     var expiresAt: Date
     var usedAt: Date?
+
+    /// Column names, spelled out: GRDB would otherwise convert every key of every row it decodes.
+    enum CodingKeys: String, CodingKey {
+        case tokenHash = "token_hash"
+        case userId = "user_id"
+        case kind
+        case createdAt = "created_at"
+        case expiresAt = "expires_at"
+        case usedAt = "used_at"
+    }
 }

@@ -15,26 +15,34 @@ extension TenantStore {
     /// A page of the courses `identity` may see, newest first, optionally of one category and
     /// matching a search, each with its lesson count.
     ///
-    /// Two statements whatever the page size: the page with its lesson counts, and the total.
+    /// Two statements whatever the page size (the total, and the page with its lesson counts),
+    /// both prepared once per connection and reused (`cachedStatement`).
     func coursePage(
         visibleTo identity: Identity, category: String?, query: String?, pagination: Pagination
     ) async throws -> Page<CourseResponse> {
-        try await database.writer.read { db in
-            var filtered = CourseAccess.visible(identity)
-            if let category { filtered = filtered.filter(CourseRecord.Columns.category == category) }
-            if let query {
-                filtered = filtered.filter(sql: "search_text LIKE ? ESCAPE '\\'", arguments: [SearchText.likePattern(query)])
-            }
-            let total = try filtered.fetchCount(db)
-            let rows = try filtered
-                .annotated(with: CourseRecord.lessons.count.forKey("lesson_count"))
-                .order(CourseRecord.Columns.createdAt.desc, CourseRecord.Columns.id)
-                .limit(pagination.limit, offset: pagination.offset)
-                .asRequest(of: CountedCourse.self)
-                .fetchAll(db)
-            return Page(
-                items: rows.map { CourseResponse($0.course, lessonCount: $0.lessonCount) },
-                page: pagination.page, limit: pagination.limit, total: total)
+        var (conditions, arguments) = CourseAccess.visibleSQL(identity)
+        if let category {
+            conditions.append("category = ?")
+            arguments += [category]
+        }
+        if let query {
+            conditions.append("search_text LIKE ? ESCAPE '\\'")
+            arguments += [SearchText.likePattern(query)]
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let pageArguments = arguments + [pagination.limit, pagination.offset]
+        return try await database.writer.read { [arguments] db in
+            let total = try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM courses \(filter)"), arguments: arguments) ?? 0
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT courses.*, (SELECT COUNT(*) FROM lessons WHERE lessons.course_id = courses.id) AS lesson_count
+                        FROM courses \(filter) ORDER BY created_at DESC, id LIMIT ? OFFSET ?
+                        """),
+                arguments: pageArguments)
+            let items = try rows.map { row in try CourseResponse(CourseRecord(row: row), lessonCount: row["lesson_count"]) }
+            return Page(items: items, page: pagination.page, limit: pagination.limit, total: total)
         }
     }
 
@@ -115,20 +123,7 @@ extension TenantStore {
     }
 }
 
-/// A course row with its lesson count (`annotated(with:)`).
-private struct CountedCourse: FetchableRecord {
-    var course: CourseRecord
-    var lessonCount: Int
-
-    init(row: Row) throws {
-        course = try CourseRecord(row: row)
-        lessonCount = row["lesson_count"]
-    }
-}
-
 extension CourseRecord {
-    static let lessons = hasMany(LessonRecord.self, using: ForeignKey(["course_id"]))
-
     func hasSameContent(as other: CourseRecord) -> Bool {
         title == other.title && description == other.description && category == other.category
             && thumbnailUrl == other.thumbnailUrl && published == other.published && teacherId == other.teacherId

@@ -28,10 +28,13 @@ extension TenantStore {
     }
 
     static func user(_ db: Database, inLiveSession sessionID: String, userID: String) throws -> UserRecord? {
-        let live = try SessionRecord
-            .filter(Column("id") == sessionID && Column("user_id") == userID && Column("revoked_at") == nil)
-            .isEmpty(db) == false
-        return live ? try UserRecord.fetchOne(db, key: userID) : nil
+        try UserRecord.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT users.* FROM sessions JOIN users ON users.id = sessions.user_id
+                    WHERE sessions.id = ? AND sessions.user_id = ? AND sessions.revoked_at IS NULL
+                    """),
+            arguments: [sessionID, userID])
     }
 
     /// The account holding the email key, if any.

@@ -4,8 +4,6 @@ import GRDB
 /// A row of `users`. Never encoded into a response: see ``UserResponse``.
 struct UserRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "users"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     enum Role: String, Codable, Sendable, CaseIterable {
         case student, teacher, admin
@@ -23,6 +21,22 @@ struct UserRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
     var version: Int
     var createdAt: Date
     var updatedAt: Date
+
+    /// Column names, spelled out: GRDB would otherwise convert every key of every row it decodes.
+    enum CodingKeys: String, CodingKey {
+        case id
+        case email
+        case emailKey = "email_key"
+        case passwordHash = "password_hash"
+        case firstName = "first_name"
+        case lastName = "last_name"
+        case role
+        case emailVerified = "email_verified"
+        case searchText = "search_text"
+        case version
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
 
     enum Columns {
         static let id = Column("id")

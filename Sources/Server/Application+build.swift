@@ -115,7 +115,7 @@ func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
             strictTransportSecurity: deps.configuration.strictTransportSecurity,
             trustForwardedProto: deps.configuration.trustForwardedProto,
             accessLog: deps.accessLog, metrics: deps.metrics, notesFaults: deps.faults != nil,
-            now: deps.configuration.now))
+            now: deps.configuration.now, verifiedTokens: deps.tokens.verified))
     if !deps.configuration.trustedProxies.isEmpty {
         let proxies = deps.configuration.trustedProxies.compactMap { CIDRBlock($0) }
         router.add(middleware: ClientAddressMiddleware(trustedProxies: proxies))

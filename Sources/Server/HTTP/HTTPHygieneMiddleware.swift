@@ -21,6 +21,8 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
     var notesFaults = false
     /// The server's clock, for the entries' timestamps.
     var now: @Sendable () -> Date = { Date() }
+    /// Where the access log finds a known bearer token's tenant without decoding the token again.
+    var verifiedTokens: VerifiedTokenCache? = nil
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -52,7 +54,7 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
         // verification and reset tokens.
         let route = context.endpointPath.flatMap { routeTemplates.contains($0) ? $0 : nil } ?? "unmatched"
         let entry = AccessLogEntry(
-            timestamp: now(), requestID: context.requestID, tenant: ClaimedTenant.of(request),
+            timestamp: now(), requestID: context.requestID, tenant: ClaimedTenant.of(request, verified: verifiedTokens),
             method: request.method.rawValue, route: route, status: Int(response.status.code),
             durationMs: elapsed.timeInterval * 1000, bytes: response.body.contentLength, dropped: dropped,
             fault: firedFault?.value)

@@ -2,15 +2,17 @@ import Foundation
 import Hummingbird
 
 /// The tenant a request names, for logs and metrics only (never for access decisions): its
-/// `X-Tenant-ID`, else the unverified `tid` claim of its bearer token, when well-formed.
+/// `X-Tenant-ID`, else the `tid` claim of its bearer token, when well-formed (taken from the
+/// verified-token cache when the token is there, else decoded without verification).
 enum ClaimedTenant {
-    static func of(_ request: Request) -> String? {
+    static func of(_ request: Request, verified: VerifiedTokenCache? = nil) -> String? {
         if let named = request.headers[.xTenantID], let tenant = TenantID(named) {
             return tenant.rawValue
         }
         guard let header = request.headers[.authorization], header.count < 4096 else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        if let claims = verified?.claims(for: String(parts[1])) { return claims.tid }
         let segments = parts[1].split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3, let payload = Data(base64URLEncoded: String(segments[1])),
             let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],

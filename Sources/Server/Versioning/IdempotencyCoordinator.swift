@@ -48,7 +48,7 @@ struct IdempotencyCoordinator: Sendable {
     static func fingerprint(method: String, path: String, body: Data) -> String {
         let canonical: Data
         if !body.isEmpty, let value = try? JSONDecoder().decode(JSONValue.self, from: body),
-            let encoded = try? APICoding.encoder.encode(value)
+            let encoded = try? APICoding.canonicalEncoder.encode(value)
         {
             canonical = encoded
         } else {

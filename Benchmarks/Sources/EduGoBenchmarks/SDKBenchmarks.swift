@@ -59,11 +59,11 @@ struct SDKBenchmarks {
             for lesson in lessonIDs {
                 try await engine.outbox.enqueue(PendingWrite(
                     resource: "progress/\(courseID)/\(lesson)", operation: .update, endpoint: .Courses.putProgress(courseID),
-                    body: JSONEncoder.snake(["lesson_id": lesson, "watched_seconds": "90"]), baseVersion: nil, baseJson: nil))
+                    body: Data(#"{"lesson_id":"\#(lesson)","watched_seconds":90}"#.utf8), baseVersion: nil, baseJson: nil))
             }
             var report = SyncReport()
             let elapsed = await seconds { report = await engine.syncNow() }
-            guard report.sent == writes, report.remaining == 0 else { throw BenchError.unexpected("drain sent \(report.sent)") }
+            guard report.sent == writes, report.remaining == 0 else { throw BenchError.unexpected("drain: \(report)") }
             return elapsed
         }
         let direct = try await repeated("\(writes) sequential direct PUTs", unit: "s", runs: runs) {

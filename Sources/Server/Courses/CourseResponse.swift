@@ -1,7 +1,7 @@
 import Foundation
 
 /// The public representation of a course.
-struct CourseResponse: Encodable, Sendable {
+struct CourseResponse: Encodable, Sendable, SnakeCaseKeyed {
     var id: String
     var title: String
     var description: String
@@ -29,7 +29,12 @@ struct CourseResponse: Encodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, title, description, category, thumbnailUrl, published, teacherId, lessonCount, version, createdAt, updatedAt
+        case id, title, description, category, published, version
+        case thumbnailUrl = "thumbnail_url"
+        case teacherId = "teacher_id"
+        case lessonCount = "lesson_count"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
     }
 
     func encode(to encoder: any Encoder) throws {

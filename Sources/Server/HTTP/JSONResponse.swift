@@ -25,7 +25,7 @@ enum JSONResponse {
         _ value: some Encodable, status: HTTPResponse.Status = .ok, caching: Caching = .noStore,
         headers extra: HTTPFields = [:]
     ) throws -> Response {
-        let data = try APICoding.encoder.encode(value)
+        let data = try APICoding.encode(value)
         var headers = extra
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = caching.headerValue

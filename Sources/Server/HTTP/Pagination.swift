@@ -44,6 +44,9 @@ struct Page<Item: Sendable>: Sendable {
 
 extension Page: Encodable where Item: Encodable {}
 
+/// `items`, `page`, `limit` and `total` are snake_case already.
+extension Page: SnakeCaseKeyed where Item: SnakeCaseKeyed {}
+
 extension Request {
     /// A query parameter, `nil` when absent.
     func query(_ name: String) -> String? {

@@ -25,8 +25,8 @@ struct DevRequest: Sendable {
 
     let session: URLSession
     let baseURL: URL
-    /// For a TLS server: its certificate chain (DER), the only roots its dev requests trust.
-    /// Sent with AsyncHTTPClient, since Linux's `URLSession` cannot be told to trust a certificate.
+    /// For a TLS server: its certificate chain (DER). Its dev requests then go through
+    /// AsyncHTTPClient (Linux's `URLSession` cannot be told to trust a given certificate).
     var trustedChain: [Data]? = nil
 
     /// `path` (which may carry a query) under the base URL.

@@ -1,5 +1,8 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdHTTP2
+import HummingbirdTLS
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -23,7 +26,7 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
     let router = buildRouter(deps)
     var app = Application(
         router: router,
-        server: .http1(configuration: .init(idleTimeout: configuration.idleTimeout.map { .nanoseconds($0.nanoseconds) })),
+        server: try serverBuilder(configuration),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: nil,
             availableConnectionsDelegate: .maximum(configuration.maxConnections, logger: logger)),
@@ -35,6 +38,21 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
         logger: logger)
     app.addServices(DatabaseCloser(tenants: deps.tenants))
     return app
+}
+
+/// Plain HTTP/1.1, or HTTPS (HTTP/2 by ALPN with HTTP/1.1 alongside) when the configuration has a TLS identity.
+func serverBuilder(_ configuration: ServerConfiguration) throws -> HTTPServerBuilder {
+    let idleTimeout = configuration.idleTimeout.map { TimeAmount.nanoseconds($0.nanoseconds) }
+    guard let tls = configuration.tls else {
+        return .http1(configuration: .init(idleTimeout: idleTimeout))
+    }
+    if configuration.offersHTTP2 {
+        let stream = HTTP1Channel.Configuration(idleTimeout: idleTimeout)
+        return try .http2Upgrade(
+            tlsConfiguration: tls.serverConfiguration(),
+            configuration: .init(idleTimeout: configuration.idleTimeout, streamConfiguration: stream))
+    }
+    return try .tls(.http1(configuration: .init(idleTimeout: idleTimeout)), tlsConfiguration: tls.serverConfiguration())
 }
 
 /// Opens storage (seeding the demo tenants that do not exist yet), loads the signing key and builds the shared services.
@@ -113,6 +131,7 @@ func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
         middleware: HTTPHygieneMiddleware(
             routeTemplates: routes.inventory.templates, maxBodySize: deps.configuration.maxBodySize,
             strictTransportSecurity: deps.configuration.strictTransportSecurity,
+            servesTLS: deps.configuration.tls != nil,
             trustForwardedProto: deps.configuration.trustForwardedProto,
             accessLog: deps.accessLog, metrics: deps.metrics, notesFaults: deps.faults != nil,
             now: deps.configuration.now, verifiedTokens: deps.tokens.verified))
@@ -121,7 +140,8 @@ func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
         router.add(middleware: ClientAddressMiddleware(trustedProxies: proxies))
     }
     if deps.configuration.devMode {
-        router.add(middleware: DevHostGuard(allowedHosts: deps.configuration.allowedHosts, boundPort: deps.boundPort))
+        router.add(middleware: DevHostGuard(
+            allowedHosts: deps.configuration.allowedHosts, boundPort: deps.boundPort, servesTLS: deps.configuration.tls != nil))
     }
     if let faults = deps.faults {
         router.add(middleware: FaultMiddleware(injector: faults, tokens: deps.tokens))

@@ -76,8 +76,8 @@ public struct ServerConfiguration: Sendable {
     /// Extra `Host` names a dev-mode server answers to (besides localhost, 127.0.0.1 and [::1]);
     /// any other name answers 421, which stops DNS rebinding.
     public var allowedHosts: [String] = []
-    /// Trust `X-Forwarded-Proto` from the proxy in front: `https` there counts as TLS, the only
-    /// way (the server has no TLS of its own) to get `Strict-Transport-Security`.
+    /// Trust `X-Forwarded-Proto` from the proxy in front: `https` there counts as TLS, so a
+    /// server behind a TLS-terminating proxy sends `Strict-Transport-Security` too.
     public var trustForwardedProto = false
     /// The longest a session lives after its sign-in, however often it is refreshed (90 days by
     /// default); then the user signs in again.
@@ -93,6 +93,14 @@ public struct ServerConfiguration: Sendable {
     /// The most tenant databases kept open; the least recently used beyond it are closed and
     /// reopened on demand.
     public var maxOpenTenants = 32
+
+    // MARK: - TLS (issue 16)
+
+    /// Serve HTTPS with this certificate and key (every connection, TLS 1.2 at least); plain
+    /// HTTP when `nil`. `Strict-Transport-Security` is sent only over TLS.
+    public var tls: TLSIdentity? = nil
+    /// With ``tls``: offer HTTP/2 by ALPN (HTTP/1.1 is served alongside); off serves HTTP/1.1 only.
+    public var offersHTTP2 = true
 
     /// Creates a configuration; every parameter has a development default.
     public init(

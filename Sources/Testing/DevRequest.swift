@@ -1,4 +1,7 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOSSL
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -22,6 +25,14 @@ struct DevRequest: Sendable {
 
     let session: URLSession
     let baseURL: URL
+    /// For a TLS server: its certificate chain (DER). Its dev requests then go through
+    /// AsyncHTTPClient (Linux's `URLSession` cannot be told to trust a given certificate).
+    var trustedChain: [Data]? = nil
+
+    /// `path` (which may carry a query) under the base URL.
+    private func url(_ path: String) -> URL {
+        URL(string: baseURL.absoluteString + path) ?? baseURL.appendingPathComponent(path)
+    }
 
     private static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
@@ -45,7 +56,10 @@ struct DevRequest: Sendable {
     private func perform(
         _ method: String, _ path: String, tenant: String?, body: [String: Value]?, expecting status: Int
     ) async throws -> Data {
-        var request = URLRequest(url: baseURL.appendingPathComponent(path))
+        if let trustedChain {
+            return try await performOverTLS(method, path, tenant: tenant, body: body, expecting: status, trusting: trustedChain)
+        }
+        var request = URLRequest(url: url(path))
         request.httpMethod = method
         // Generous: a test process running hundreds of tests at once can be slow to answer.
         request.timeoutInterval = 120
@@ -58,6 +72,32 @@ struct DevRequest: Sendable {
         let actual = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard actual == status else {
             throw EduGoTestServerError.unexpectedStatus(actual, String(decoding: data, as: UTF8.self))
+        }
+        return data
+    }
+
+    private func performOverTLS(
+        _ method: String, _ path: String, tenant: String?, body: [String: Value]?, expecting status: Int,
+        trusting chain: [Data]
+    ) async throws -> Data {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .certificates(try chain.map { try NIOSSLCertificate(bytes: Array($0), format: .der) })
+        // The harness talks to its own in-process server on loopback, whose certificate a test may
+        // have made invalid on purpose (expired, another host's name) to see its client refuse it.
+        // The harness must still reach the server's dev endpoints then, so it does not validate.
+        tls.certificateVerification = .none
+        var request = HTTPClientRequest(url: url(path).absoluteString)
+        request.method = .init(rawValue: method)
+        request.tlsConfiguration = tls
+        if let tenant { request.headers.add(name: "X-Tenant-ID", value: tenant) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+        let data = Data(try await response.body.collect(upTo: 16 << 20).readableBytesView)
+        guard Int(response.status.code) == status else {
+            throw EduGoTestServerError.unexpectedStatus(Int(response.status.code), String(decoding: data, as: UTF8.self))
         }
         return data
     }

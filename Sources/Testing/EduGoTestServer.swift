@@ -48,14 +48,14 @@ public final class EduGoTestServer: Sendable {
         public var role: Role
     }
 
-    /// `http://127.0.0.1:<port>`.
+    /// `http://127.0.0.1:<port>`, or `https://127.0.0.1:<port>` for a TLS server.
     public let baseURL: URL
     /// The fresh tenant created for this server (send it as `X-Tenant-ID` / the SDK's tenant).
     public let tenantID: String
     /// The fresh tenant's accounts, one per role.
     public let accounts: [Account]
 
-    private let configuration: ServerConfiguration
+    private let configuration: Mutex<ServerConfiguration>
     private let running: Mutex<Task<Void, any Error>?>
     private let ownedDirectory: URL?
     private let offset: Mutex<Int>
@@ -68,7 +68,7 @@ public final class EduGoTestServer: Sendable {
         self.baseURL = baseURL
         self.tenantID = tenantID
         self.accounts = accounts
-        self.configuration = configuration
+        self.configuration = Mutex(configuration)
         self.running = Mutex(running)
         self.ownedDirectory = ownedDirectory
         self.offset = Mutex(0)
@@ -90,14 +90,25 @@ public final class EduGoTestServer: Sendable {
     ///   restarted server starts empty.
     /// - Throws: ``EduGoTestServerError`` when the server does not come up within 30 seconds, or
     ///   the error that prevented it from starting.
+    ///   - tls: Serve HTTPS with a development certificate made in the server's storage (`tls/`),
+    ///     unless `configure` sets ``ServerConfiguration/tls`` itself (an expired certificate, one
+    ///     for another name). Read its pins from ``tls``.
     public static func start(
-        _ configure: (inout ServerConfiguration) -> Void = { _ in }
+        tls: Bool = false, _ configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> EduGoTestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-test-\(UUID().uuidString)")
         var configuration = ServerConfiguration(
             port: 0, storage: .directory(directory), devMode: true, seedDemoData: false, logLevel: .critical,
             passwordHashCost: 4)
         configure(&configuration)
+        if tls, configuration.tls == nil {
+            let root: URL
+            switch configuration.storage {
+            case .directory(let url): root = url
+            case .inMemory: root = directory
+            }
+            configuration.tls = try TLSIdentity.development(in: root.appendingPathComponent("tls", isDirectory: true))
+        }
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.devMode = true
@@ -121,9 +132,11 @@ public final class EduGoTestServer: Sendable {
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         let session = URLSession(configuration: sessionConfiguration)
         do {
-            guard let baseURL = URL(string: "http://127.0.0.1:\(port)") else { throw EduGoTestServerError.didNotStart }
-            let created: CreatedTenant = try await DevRequest(session: session, baseURL: baseURL)
-                .send("POST", "/__dev/tenants", expecting: 201)
+            let scheme = configuration.tls == nil ? "http" : "https"
+            guard let baseURL = URL(string: "\(scheme)://127.0.0.1:\(port)") else { throw EduGoTestServerError.didNotStart }
+            let created: CreatedTenant = try await DevRequest(
+                session: session, baseURL: baseURL, trustedChain: configuration.tls?.certificateChainDER
+            ).send("POST", "/__dev/tenants", expecting: 201)
             let accounts = created.accounts.compactMap { account in
                 Role(rawValue: account.role).map { Account(email: account.email, password: account.password, role: $0) }
             }
@@ -145,10 +158,11 @@ public final class EduGoTestServer: Sendable {
     ///   - configure: As for ``start(_:)``.
     ///   - body: The test's work against the running server.
     public static func with<Value: Sendable>(
+        tls: Bool = false,
         _ configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: (EduGoTestServer) async throws -> Value
     ) async throws -> Value {
-        let server = try await start(configure)
+        let server = try await start(tls: tls, configure)
         do {
             let value = try await body(server)
             await server.shutdown()
@@ -182,7 +196,20 @@ public final class EduGoTestServer: Sendable {
     /// - Throws: ``EduGoTestServerError/didNotStart`` when the port was taken meanwhile, or the
     ///   error that prevented the server from starting.
     public func restart() async throws {
+        try await restart(tls: nil)
+    }
+
+    /// Brings a stopped server back on the same port with another TLS identity (a rotated
+    /// development certificate, say), as a real server restarted with `--tls-rotate` would.
+    ///
+    /// - Parameter identity: The new identity; `nil` keeps the current one.
+    /// - Throws: As ``restart()``.
+    public func restart(tls identity: TLSIdentity?) async throws {
         guard running.withLock({ $0 == nil }) else { return }
+        let configuration = self.configuration.withLock { configuration in
+            if let identity { configuration.tls = identity }
+            return configuration
+        }
         let (task, _) = try await Self.launch(configuration)
         let spare = running.withLock { current -> Task<Void, any Error>? in
             guard current == nil else { return task }
@@ -215,7 +242,7 @@ public final class EduGoTestServer: Sendable {
     /// Give it to your client as its clock, so both sides see time pass together:
     /// `SDKEnvironment(now: server.now, ...)`.
     public func now() -> Date {
-        configuration.now().addingTimeInterval(TimeInterval(offset.withLock { $0 }))
+        configuration.withLock { $0.now }().addingTimeInterval(TimeInterval(offset.withLock { $0 }))
     }
 
     /// Moves the server's clock forward: tokens expire, rate-limit windows pass, idempotency records age.
@@ -293,9 +320,36 @@ public final class EduGoTestServer: Sendable {
             "DELETE", "/__dev/faults", tenant: tenantID ?? self.tenantID, expecting: 204)
     }
 
+    // MARK: TLS and the request log
+
+    /// The server's TLS identity (certificate chain and pins), `nil` for plain HTTP.
+    public var tls: TLSIdentity? { configuration.withLock { $0.tls } }
+
+    /// One request the server handled, as its access log kept it.
+    public struct LoggedRequest: Sendable, Equatable, Decodable {
+        /// The entry's place in the log (1 for the first request).
+        public var sequence: Int
+        /// The HTTP method.
+        public var method: String
+        /// The matched route template (`/v1/courses/{id}`), or `unmatched`.
+        public var route: String
+        /// The answered status.
+        public var status: Int
+    }
+
+    /// The requests the server handled after the entry numbered `sequence`, newest first (its
+    /// access log keeps the last 500; the log's own reads are not in it). A test asserts with it
+    /// that a request never reached the server.
+    public func loggedRequests(after sequence: Int = 0) async throws -> [LoggedRequest] {
+        let log: RequestLog = try await request.send("GET", "/__dev/requests?after=\(sequence)", expecting: 200)
+        return log.items
+    }
+
     // MARK: Internals
 
-    private var request: DevRequest { DevRequest(session: session, baseURL: baseURL) }
+    private var request: DevRequest {
+        DevRequest(session: session, baseURL: baseURL, trustedChain: tls?.certificateChainDER)
+    }
 
     private static func milliseconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components

@@ -46,6 +46,10 @@ struct FaultList: Decodable {
     var items: [EduGoTestServer.InjectedFault]
 }
 
+struct RequestLog: Decodable {
+    var items: [EduGoTestServer.LoggedRequest]
+}
+
 struct ClockState: Decodable {
     var offsetSeconds: Int
 }

@@ -73,6 +73,27 @@ struct EduGoServerCommand: AsyncParsableCommand {
         help: "Most connections served at once; more wait in the backlog. [EDUGO_MAX_CONNECTIONS] (default: 512)")
     var maxConnections: Int?
 
+    // MARK: TLS (issue 16)
+
+    @Option(name: .customLong("tls-cert"), help: "Serve HTTPS with this PEM certificate chain (leaf first); needs --tls-key. [EDUGO_TLS_CERT]")
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-cert. [EDUGO_TLS_KEY]")
+    var tlsKey: String?
+
+    @Flag(
+        name: .customLong("tls-dev"),
+        help: "Dev mode only: serve HTTPS with a self-signed certificate made on first start and kept in <data-dir>/tls/; prints its pin. [EDUGO_TLS_DEV=1]")
+    var tlsDevelopment = false
+
+    @Flag(
+        name: .customLong("tls-rotate"),
+        help: "With --tls-dev: retire the current key; the backup key (whose pin was printed as backup) becomes current.")
+    var tlsRotate = false
+
+    @Flag(inversion: .prefixedNo, help: "With TLS: offer HTTP/2 by ALPN besides HTTP/1.1. [EDUGO_HTTP2=1|0] (default: on)")
+    var http2: Bool?
+
     // MARK: Logging
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. [EDUGO_LOG_LEVEL] (default: info)")
@@ -99,7 +120,9 @@ struct EduGoServerCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let host = self.host ?? environment["EDUGO_HOST"] ?? "127.0.0.1"
-        let port = try self.port ?? environment["EDUGO_PORT"].map(Self.parsePort) ?? 8080
+        let files = try tlsFiles(environment: environment)
+        let tlsDevelopment = self.tlsDevelopment || Self.isTrue(environment["EDUGO_TLS_DEV"])
+        let port = try self.port ?? environment["EDUGO_PORT"].map(Self.parsePort) ?? (files != nil || tlsDevelopment ? 8443 : 8080)
         guard (0...65535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535.")
         }
@@ -137,18 +160,49 @@ struct EduGoServerCommand: AsyncParsableCommand {
             return handler
         }
         let storage: ServerConfiguration.Storage = inMemory ? .inMemory : .directory(dataDirectory)
+        let tls = try loadTLS(files: files, development: tlsDevelopment, devMode: devMode, dataDirectory: dataDirectory)
         var configuration = ServerConfiguration(
             host: host, port: port, storage: storage, devMode: devMode, seedDemoData: seedDemo, logLevel: level,
             rateLimits: RateLimits.standard.scaled(by: multiplier),
             onServerRunning: { boundPort in
-                Self.printBanner(host: host, port: boundPort, storage: storage, devMode: devMode)
+                Self.printBanner(host: host, port: boundPort, storage: storage, devMode: devMode, tls: tls)
             })
+        configuration.tls = tls
+        configuration.offersHTTP2 = self.http2 ?? environment["EDUGO_HTTP2"].map(Self.isTrue) ?? true
         configuration.dropDemoTenants = dropDemoTenants
         try applyHardening(to: &configuration, environment: environment)
         configuration.metricsEnabled = self.metrics ?? environment["EDUGO_METRICS"].map(Self.isTrue)
         configuration.metricsToken = (self.metricsToken ?? environment["EDUGO_METRICS_TOKEN"]).flatMap { $0.isEmpty ? nil : $0 }
         let app = try await buildApplication(configuration)
         try await app.runService()
+    }
+
+    /// `--tls-cert` and `--tls-key` (or their environment variables): both or neither.
+    private func tlsFiles(environment: [String: String]) throws -> (certificate: URL, key: URL)? {
+        let certificate = (tlsCertificate ?? environment["EDUGO_TLS_CERT"]).flatMap { $0.isEmpty ? nil : $0 }
+        let key = (tlsKey ?? environment["EDUGO_TLS_KEY"]).flatMap { $0.isEmpty ? nil : $0 }
+        switch (certificate, key) {
+        case (nil, nil): return nil
+        case (let certificate?, let key?):
+            return (URL(fileURLWithPath: certificate), URL(fileURLWithPath: key))
+        default: throw ValidationError("--tls-cert and --tls-key go together: give both, or neither.")
+        }
+    }
+
+    /// The TLS identity the flags ask for: files, the development certificate, or none.
+    private func loadTLS(
+        files: (certificate: URL, key: URL)?, development: Bool, devMode: Bool, dataDirectory: URL
+    ) throws -> TLSIdentity? {
+        guard !tlsRotate || development else { throw ValidationError("--tls-rotate rotates the --tls-dev certificate: add --tls-dev.") }
+        if let files {
+            guard !development else { throw ValidationError("--tls-dev makes its own certificate: drop it, or drop --tls-cert/--tls-key.") }
+            return try TLSIdentity.load(certificateFile: files.certificate, keyFile: files.key)
+        }
+        guard development else { return nil }
+        guard devMode else {
+            throw ValidationError("--tls-dev is for dev mode only (a self-signed certificate); outside it use --tls-cert and --tls-key.")
+        }
+        return try TLSIdentity.development(in: dataDirectory.appendingPathComponent("tls", isDirectory: true), rotate: tlsRotate)
     }
 
     /// The hardening flags (issue 13), each with its environment fallback.
@@ -185,9 +239,17 @@ struct EduGoServerCommand: AsyncParsableCommand {
         }
     }
 
-    private static func printBanner(host: String, port: Int, storage: ServerConfiguration.Storage, devMode: Bool) {
+    private static func printBanner(
+        host: String, port: Int, storage: ServerConfiguration.Storage, devMode: Bool, tls: TLSIdentity?
+    ) {
         let displayHost = host.contains(":") ? "[\(host)]" : host
-        var lines = ["EduGo server listening on http://\(displayHost):\(port)"]
+        var lines = ["EduGo server listening on \(tls == nil ? "http" : "https")://\(displayHost):\(port)"]
+        if let tls {
+            if let file = tls.certificateFile { lines.append("TLS certificate: \(file.path)") }
+            lines.append("TLS pin: \(tls.pin)")
+            if let backup = tls.backupPin { lines.append("TLS backup pin: \(backup) (the next key; --tls-rotate switches to it)") }
+            if let previous = tls.previousPin { lines.append("TLS previous pin: \(previous) (retired by the last --tls-rotate)") }
+        }
         switch storage {
         case .directory(let url): lines.append("Data directory: \(url.path)")
         case .inMemory: lines.append("Data directory: none (in-memory)")

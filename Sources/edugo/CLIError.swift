@@ -3,12 +3,13 @@ import EduGoSDK
 import Foundation
 
 /// Failures with their documented exit codes: 1 usage, 2 network unreachable, 3 auth,
-/// 4 conflict needs attention.
+/// 4 conflict needs attention, 5 the server's public key matches no `--pin`.
 enum CLIError: Error, CustomStringConvertible {
     case notSignedIn
     case unreachable(String)
     case auth(String)
     case conflict(String)
+    case pinMismatch(String)
     case failed(String)
 
     var exitCode: Int32 {
@@ -16,6 +17,7 @@ enum CLIError: Error, CustomStringConvertible {
         case .unreachable: 2
         case .notSignedIn, .auth: 3
         case .conflict: 4
+        case .pinMismatch: 5
         case .failed: 1
         }
     }
@@ -23,7 +25,8 @@ enum CLIError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .notSignedIn: "not signed in: run `edugo login --email …` first"
-        case .unreachable(let detail), .auth(let detail), .conflict(let detail), .failed(let detail): detail
+        case .unreachable(let detail), .auth(let detail), .conflict(let detail), .pinMismatch(let detail), .failed(let detail):
+            detail
         }
     }
 
@@ -41,6 +44,10 @@ enum CLIError: Error, CustomStringConvertible {
         case .noConnection, .timeout: return .unreachable("server unreachable: \(message)")
         case .unauthorized, .sessionExpired, .forbidden(code: "email_not_verified"): return .auth(message)
         case .conflict: return .conflict(message)
+        case .pinningFailed(let host):
+            return .pinMismatch("pin mismatch: the public key of \(host) matches no --pin; nothing was sent")
+        case .untrustedCertificate(let host):
+            return .failed("untrusted certificate: \(host)'s certificate failed validation (expired, another name, or an issuer not in --ca-cert)")
         case .rateLimited(let retryAfter):
             return .auth("too many attempts; try again in \(retryAfter.map { "\($0.components.seconds) s" } ?? "a while")")
         default: return .failed(message)

@@ -12,7 +12,8 @@ struct EduGoCommand: AsyncParsableCommand {
         discussion: """
             Reads answer from the local store (and refresh it when the server is reachable); writes are
             queued and synced. Exit codes: 0 ok, 1 usage or other error, 2 network unreachable for a
-            command that needs it, 3 authentication, 4 a conflict needs attention.
+            command that needs it, 3 authentication, 4 a conflict needs attention, 5 the server's public
+            key matches no --pin (nothing was sent).
             """,
         subcommands: [
             LoginCommand.self, LogoutCommand.self, WhoAmICommand.self, CoursesCommand.self, LessonsCommand.self,
@@ -63,7 +64,7 @@ func bootstrapLogging(verbose: Bool) {
 /// Global options may come before the command (`edugo --json sync status`): move the ones given
 /// there after it, where the command's option group reads them.
 func globalOptionsLast(_ arguments: [String]) -> [String] {
-    let withValue: Set<String> = ["--server", "--tenant", "--data-dir", "--timeout"]
+    let withValue: Set<String> = ["--server", "--tenant", "--data-dir", "--timeout", "--pin", "--ca-cert"]
     let flags: Set<String> = ["--json", "--offline", "-v"]
     var leading: [String] = []
     var index = 0

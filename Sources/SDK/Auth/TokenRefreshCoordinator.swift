@@ -185,7 +185,8 @@ extension NetworkError {
     /// Failures that say nothing about the refresh token itself: the session is kept.
     var keepsSession: Bool {
         switch self {
-        case .noConnection, .timeout, .cancelled, .rateLimited, .serverError, .securityError, .unknown, .decodingError:
+        case .noConnection, .timeout, .cancelled, .rateLimited, .serverError, .securityError, .unknown, .decodingError,
+            .pinningFailed, .untrustedCertificate:
             true
         default:
             false

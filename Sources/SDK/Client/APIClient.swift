@@ -20,16 +20,18 @@ public final class APIClient: Sendable {
     private let observers: [any TransportObserver]
 
     /// - Parameters:
-    ///   - transport: the network; tests pass a stub.
+    ///   - transport: the network; tests pass a stub. `nil` uses the configuration's
+    ///     ``APIConfiguration/makeDefaultTransport()`` (one that checks its pins, when it has any).
     ///   - tokenStore: where tokens persist (``FileTokenStore`` on Linux, ``KeychainTokenStore`` on Apple).
     ///   - interceptors: extra interceptors, run inside the built-in ones.
     ///   - observers: told about every attempt's outcome (connectivity monitoring).
     public init(
-        configuration: APIConfiguration, transport: any HTTPTransport = URLSessionTransport(),
+        configuration: APIConfiguration, transport: (any HTTPTransport)? = nil,
         tokenStore: any TokenStore = InMemoryTokenStore(), environment: SDKEnvironment = .live,
         interceptors: [any Interceptor] = [], observers: [any TransportObserver] = [],
         logger: Logger = Logger(label: "edugo.sdk")
     ) {
+        let transport = transport ?? configuration.makeDefaultTransport()
         self.configuration = configuration
         self.environment = environment
         self.observers = observers

@@ -17,12 +17,16 @@ public struct APIConfiguration: Sendable {
     /// Refresh the access token when it expires within this interval.
     public var refreshLeeway: Duration
     public var refreshWindow: RefreshWindow
+    /// Public-key pins and custom trust roots; `.disabled` is ordinary TLS. When enabled, the
+    /// default transport is one that can check them (``makeDefaultTransport()``).
+    public var pinning: CertificatePinning
 
     public init(
         baseURL: URL, tenantID: String, account: String = "default", timeout: Duration = .seconds(30),
         retryPolicy: RetryPolicy = .default, readRefresh: ReadRefreshPolicy = ReadRefreshPolicy(),
         logLevel: LoggingInterceptor.Level = .minimal,
-        refreshLeeway: Duration = .seconds(120), refreshWindow: RefreshWindow = RefreshWindow()
+        refreshLeeway: Duration = .seconds(120), refreshWindow: RefreshWindow = RefreshWindow(),
+        pinning: CertificatePinning = .disabled
     ) {
         self.baseURL = baseURL
         self.tenantID = tenantID
@@ -33,6 +37,7 @@ public struct APIConfiguration: Sendable {
         self.logLevel = logLevel
         self.refreshLeeway = refreshLeeway
         self.refreshWindow = refreshWindow
+        self.pinning = pinning
     }
 
     var tokenKey: TokenStoreKey { TokenStoreKey(tenantID: tenantID, account: account) }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -12,8 +13,12 @@ public protocol HTTPTransport: Sendable {
 }
 
 /// ``HTTPTransport`` over one long-lived `URLSession` (FoundationNetworking on Linux).
+///
+/// On Apple platforms it can also enforce a ``CertificatePinning`` (``init(configuration:pinning:)``);
+/// on Linux pinning needs ``AsyncHTTPClientTransport``.
 public struct URLSessionTransport: HTTPTransport {
     private let session: URLSession
+    private var pinning: CertificatePinning
 
     /// Creates a transport; the session is kept for the transport's lifetime.
     public init(configuration: URLSessionConfiguration = .ephemeral) {
@@ -21,7 +26,17 @@ public struct URLSessionTransport: HTTPTransport {
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         self.session = URLSession(configuration: configuration)
+        self.pinning = .disabled
     }
+
+    #if canImport(Security) && !canImport(FoundationNetworking)
+    /// Creates a transport whose delegate evaluates the server's trust (against
+    /// `pinning.trustRoots` when set) and then checks its public key against `pinning`.
+    public init(configuration: URLSessionConfiguration = .ephemeral, pinning: CertificatePinning) {
+        self.init(configuration: configuration)
+        self.pinning = pinning
+    }
+    #endif
 
     public func send(_ request: APIRequest) async throws -> APIResponse {
         var urlRequest = URLRequest(url: request.url)
@@ -31,12 +46,26 @@ public struct URLSessionTransport: HTTPTransport {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         urlRequest.httpBody = request.body
-        let (data, response) = try await session.data(for: urlRequest)
+        let (data, response) = try await data(for: urlRequest)
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         var headers: [String: String] = [:]
         for (key, value) in http.allHeaderFields {
             if let key = key as? String, let value = value as? String { headers[key] = value }
         }
         return APIResponse(statusCode: http.statusCode, headers: headers, body: data)
+    }
+
+    private func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        #if canImport(Security) && !canImport(FoundationNetworking)
+        if pinning.isEnabled {
+            let delegate = PinningTaskDelegate(pinning: pinning, logger: Logger(label: "edugo.sdk.tls"))
+            do {
+                return try await session.data(for: request, delegate: delegate)
+            } catch {
+                throw delegate.refusal ?? error
+            }
+        }
+        #endif
+        return try await session.data(for: request)
     }
 }

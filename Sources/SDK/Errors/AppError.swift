@@ -53,6 +53,16 @@ public struct AppError: Error, Sendable, Equatable {
             ("The request was cancelled.", "La solicitud se canceló.")
         case .securityError:
             ("The connection isn't secure, so we stopped.", "La conexión no es segura, así que nos detuvimos.")
+        case .pinningFailed:
+            (
+                "We couldn't verify the server's identity, so nothing was sent. Your changes are kept on this device.",
+                "No pudimos verificar la identidad del servidor, así que no se envió nada. Tus cambios se guardan en este dispositivo."
+            )
+        case .untrustedCertificate:
+            (
+                "The server's security certificate isn't valid, so we stopped.",
+                "El certificado de seguridad del servidor no es válido, así que nos detuvimos."
+            )
         case .invalidURL, .decodingError, .encodingError, .rejected, .unknown:
             ("Something unexpected happened. Try again.", "Ocurrió algo inesperado. Inténtalo de nuevo.")
         }

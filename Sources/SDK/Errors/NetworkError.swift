@@ -29,6 +29,14 @@ public enum NetworkError: Error, Sendable, Equatable {
     case encodingError(String)
     /// The security guard refused the request or response.
     case securityError(String)
+    /// The server's public key matched none of the pins configured for `host` (see
+    /// ``CertificatePinning``). Raised during the TLS handshake, before any request byte is sent.
+    /// Never retried, never taken for "offline": someone may be intercepting the connection, or
+    /// the server's key was rotated to one the app does not pin.
+    case pinningFailed(host: String)
+    /// The server's certificate failed validation for `host`: expired or not yet valid, issued for
+    /// another name, or by an issuer the client does not trust. Checked before any pin.
+    case untrustedCertificate(host: String)
     case cancelled
     case unknown(String)
 
@@ -38,6 +46,9 @@ public enum NetworkError: Error, Sendable, Equatable {
         if let error = error as? NetworkError { return error }
         if let urlError = error as? URLError {
             switch urlError.code {
+            case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+                .serverCertificateHasUnknownRoot:
+                return .untrustedCertificate(host: urlError.failingURL?.host ?? "")
             case .timedOut: return .timeout
             case .cancelled: return .cancelled
             case .notConnectedToInternet, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost,

@@ -34,7 +34,15 @@ public final class ConnectivityMonitor: TransportObserver, Sendable {
         self.init(environment: environment) {
             guard let url = try? Endpoint.health.url(relativeTo: baseURL) else { return false }
             let request = APIRequest(endpoint: .health, url: url, timeout: .seconds(5))
-            return ((try? await transport.send(request))?.statusCode).map { $0 < 500 } ?? false
+            do {
+                return try await transport.send(request).statusCode < 500
+            } catch NetworkError.pinningFailed, NetworkError.untrustedCertificate {
+                // The server answered the handshake: reachable, just not trusted. Requests report
+                // that themselves; it is not "offline".
+                return true
+            } catch {
+                return false
+            }
         }
     }
 

@@ -64,9 +64,11 @@ public final class EduGoClient: Sendable {
     ///   - tokenStore: defaults to a ``FileTokenStore`` under `dataDirectory`.
     public init(
         configuration: APIConfiguration, dataDirectory: URL, tokenStore: (any TokenStore)? = nil,
-        transport: any HTTPTransport = URLSessionTransport(), environment: SDKEnvironment = .live,
+        transport: (any HTTPTransport)? = nil, environment: SDKEnvironment = .live,
         conflictPolicy: ConflictPolicy = ConflictPolicy()
     ) {
+        // One transport for the monitor's probes and the API: the same pins, the same connections.
+        let transport = transport ?? configuration.makeDefaultTransport()
         let monitor = ConnectivityMonitor(baseURL: configuration.baseURL, transport: transport, environment: environment)
         self.monitor = monitor
         self.api = APIClient(

@@ -72,6 +72,11 @@ struct OutboxProcessor: Sendable {
             case .noConnection, .timeout:
                 await scheduleRetry(item, after: nil, error: "\(error)")
                 return .halt("offline")
+            case .pinningFailed(let host), .untrustedCertificate(let host):
+                // Not offline and not the write's fault: keep it (never dead-lettered), report
+                // why, and stop the drain, since every other write would meet the same server.
+                await scheduleRetry(item, after: nil, error: "\(error)")
+                return .halt(error == .pinningFailed(host: host) ? "pinning_failed: \(host)" : "untrusted_certificate: \(host)")
             default:
                 await scheduleRetry(item, after: nil, error: "\(error)")
                 return .retryLater("\(error)")

@@ -11,8 +11,8 @@ struct ServerInfoRoutes {
     }
 
     struct ServerInfo: Encodable {
-        /// TLS state. The server has no TLS of its own yet: always off, no pin. A server with TLS
-        /// will report `enabled: true` and the SHA-256 pin of its certificate's public key.
+        /// TLS state: `enabled` when the server speaks HTTPS, with the pin (`sha256/…`) of its
+        /// certificate's public key; off with a `null` pin otherwise.
         struct TLS: Encodable {
             var enabled: Bool
             var pin: String?
@@ -67,7 +67,7 @@ struct ServerInfoRoutes {
             version: ServerVersion.current, uptimeSeconds: Int(uptime.components.seconds),
             storage: directory == nil ? "memory" : "directory", dataDirectory: directory,
             devMode: deps.configuration.devMode, metricsEnabled: deps.metrics != nil,
-            tls: .init(enabled: false, pin: nil), traffic: traffic)
+            tls: .init(enabled: deps.configuration.tls != nil, pin: deps.configuration.tls?.pin), traffic: traffic)
         return try JSONResponse.make(info)
     }
 }

@@ -18,7 +18,7 @@ final class BoundPort: Sendable {
 /// of any account) answers `403 dev_loopback_only` to any peer that is not loopback.
 ///
 /// A state-changing call under `/__dev` (POST, PUT, PATCH, DELETE) whose `Origin` is present and
-/// not the server's own (`http://` + the request's `Host`) answers `403 cross_origin_refused`, so
+/// not the server's own (`http://` + the request's `Host`, `https://` on a TLS server) answers `403 cross_origin_refused`, so
 /// a page on another origin cannot create tenants, arm faults or move the clock through the
 /// developer's browser (a `POST` without a JSON body needs no CORS preflight). Callers that send
 /// no `Origin` (the SDK, scripts, curl) are not affected; browsers always send it on these methods.
@@ -27,10 +27,13 @@ struct DevHostGuard: RouterMiddleware {
 
     let allowedNames: Set<String>
     let boundPort: BoundPort
+    /// `https` on a server with TLS of its own, else `http`: the scheme of the server's own origin.
+    let scheme: String
 
-    init(allowedHosts: [String], boundPort: BoundPort) {
+    init(allowedHosts: [String], boundPort: BoundPort, servesTLS: Bool = false) {
         self.allowedNames = Set(["localhost", "127.0.0.1", "[::1]"] + allowedHosts.map { $0.lowercased() })
         self.boundPort = boundPort
+        self.scheme = servesTLS ? "https" : "http"
     }
 
     func handle(
@@ -47,7 +50,7 @@ struct DevHostGuard: RouterMiddleware {
         }
         if Self.isDevPath(request.uri.path), Self.changesState(request.method),
             let origin = request.headers[.origin],
-            ![request.head.authority, request.headers[.host]].contains(where: { Self.isSameOrigin(origin, host: $0) })
+            ![request.head.authority, request.headers[.host]].contains(where: { Self.isSameOrigin(origin, host: $0, scheme: scheme) })
         {
             throw APIError(
                 .forbidden, code: "cross_origin_refused",
@@ -61,12 +64,12 @@ struct DevHostGuard: RouterMiddleware {
         return changing.contains(method)
     }
 
-    /// Whether an `Origin` header names this server: `http://` and exactly the request's `Host`
-    /// (which the Host check has already allowed). `null` and every other origin are foreign.
-    /// The server has no TLS, so an `https` origin is never its own.
-    static func isSameOrigin(_ origin: String, host: String?) -> Bool {
+    /// Whether an `Origin` header names this server: its scheme (`http`, or `https` on a TLS
+    /// server) and exactly the request's `Host` (which the Host check has already allowed).
+    /// `null` and every other origin, the same host under the other scheme included, are foreign.
+    static func isSameOrigin(_ origin: String, host: String?, scheme: String = "http") -> Bool {
         guard let host, !host.isEmpty else { return false }
-        return origin.lowercased() == "http://" + host.lowercased()
+        return origin.lowercased() == scheme + "://" + host.lowercased()
     }
 
     /// `name` or `name:port`, where the port, when given and known, must be the bound one.

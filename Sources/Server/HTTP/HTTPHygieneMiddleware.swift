@@ -11,6 +11,8 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
     let routeTemplates: Set<String>
     let maxBodySize: Int
     let strictTransportSecurity: String?
+    /// Whether the server itself speaks TLS on every connection (`--tls-cert` or `--tls-dev`).
+    var servesTLS = false
     /// Whether `X-Forwarded-Proto: https` (from a TLS-terminating proxy) counts as TLS.
     var trustForwardedProto = false
     /// Where each request's access-log entry is kept (the last 500).
@@ -109,10 +111,11 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
         return Response(status: error.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// HSTS means something only over HTTPS: the server itself has no TLS, so only a trusted
-    /// proxy's `X-Forwarded-Proto: https` (or an https request scheme) counts.
+    /// HSTS means something only over HTTPS: a server with TLS of its own speaks it on every
+    /// connection; otherwise only a trusted proxy's `X-Forwarded-Proto: https` counts. The
+    /// request's own scheme does not: a plain-HTTP client can write `https://` in its target.
     private func isOverTLS(_ request: Request) -> Bool {
-        if request.head.scheme?.lowercased() == "https" { return true }
+        if servesTLS { return true }
         guard trustForwardedProto, let proto = request.headers[.xForwardedProto] else { return false }
         return proto.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
     }

@@ -16,10 +16,10 @@ final class ProcessOutput: Sendable {
 
     var value: String { text.withLock { $0 } }
 
-    /// The `http://127.0.0.1:<port>` the server announced, once it has (a server announcing
-    /// `0.0.0.0` is reached over 127.0.0.1).
+    /// The `http://127.0.0.1:<port>` (or `https://`) the server announced, once it has (a server
+    /// announcing `0.0.0.0` is reached over 127.0.0.1).
     var announcedURL: URL? {
-        guard let range = value.range(of: #"http://(127\.0\.0\.1|0\.0\.0\.0):[0-9]+"#, options: .regularExpression)
+        guard let range = value.range(of: #"https?://(127\.0\.0\.1|0\.0\.0\.0):[0-9]+"#, options: .regularExpression)
         else {
             return nil
         }

@@ -1,0 +1,151 @@
+#if canImport(AsyncHTTPClient)
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// ``HTTPTransport`` over AsyncHTTPClient (SwiftNIO and swift-nio-ssl): the transport that can
+/// pin public keys on Linux, where Foundation's `URLSession` has no server-trust hook.
+///
+/// BoringSSL validates the chain (against the system's roots, or the pinning configuration's
+/// trust roots) and the host name during the handshake. Then, still before the connection is
+/// handed out for a request, the leaf certificate's public key is checked against the host's
+/// pins; a mismatch closes the connection and fails the request with
+/// ``NetworkError/pinningFailed(host:)``: no request byte was sent.
+///
+/// One `HTTPClient` per pinned host (so each connection knows which pins it answers to) and one
+/// for every other host; they are shut down when the transport is released.
+public final class AsyncHTTPClientTransport: HTTPTransport {
+    private let pinnedClients: [String: HTTPClient]
+    private let otherClient: HTTPClient
+    private let maximumBodySize: Int
+
+    /// Creates a transport.
+    ///
+    /// - Parameters:
+    ///   - pinning: Pins per host and trust roots; `.disabled` is ordinary TLS.
+    ///   - http2: Offer HTTP/2 by ALPN (HTTP/1.1 is used when the server declines).
+    ///   - maximumBodySize: The largest response body accepted.
+    ///   - logger: Where pin mismatches are reported (host and the presented pin; never a header,
+    ///     token or body).
+    /// - Throws: When a trust root is not a DER certificate.
+    public init(
+        pinning: CertificatePinning = .disabled, http2: Bool = true, maximumBodySize: Int = 64 << 20,
+        logger: Logger = Logger(label: "edugo.sdk.tls")
+    ) throws {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.minimumTLSVersion = .tlsv12
+        if !pinning.trustRoots.isEmpty {
+            tls.trustRoots = .certificates(
+                try pinning.trustRoots.map { try NIOSSLCertificate(bytes: Array($0), format: .der) })
+        }
+        func makeClient(checking pins: (host: String, pins: Set<CertificatePinning.Pin>)?) -> HTTPClient {
+            var configuration = HTTPClient.Configuration()
+            configuration.tlsConfiguration = tls
+            configuration.redirectConfiguration = .disallow
+            configuration.httpVersion = http2 ? .automatic : .http1Only
+            // The SDK retries by its own policy; a refused or untrusted connection fails at once.
+            configuration.connectionPool.retryConnectionEstablishment = false
+            if let pins {
+                let check = PinCheck(host: pins.host, pins: pins.pins, logger: logger)
+                configuration.http1_1ConnectionDebugInitializer = { channel in check.verify(channel) }
+                configuration.http2ConnectionDebugInitializer = { channel in check.verify(channel) }
+            }
+            return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        }
+        self.pinnedClients = Dictionary(
+            uniqueKeysWithValues: pinning.pins.map { host, pins in (host, makeClient(checking: (host, pins))) })
+        self.otherClient = makeClient(checking: nil)
+        self.maximumBodySize = maximumBodySize
+    }
+
+    deinit {
+        for client in pinnedClients.values { client.shutdown { _ in } }
+        otherClient.shutdown { _ in }
+    }
+
+    public func send(_ request: APIRequest) async throws -> APIResponse {
+        let host = CertificatePinning.normalized(request.url.host ?? "")
+        let client = pinnedClients[host] ?? otherClient
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        for (name, value) in request.headers {
+            outgoing.headers.add(name: name, value: value)
+        }
+        if let body = request.body {
+            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        }
+        do {
+            let response = try await client.execute(outgoing, timeout: .nanoseconds(request.timeout.wholeNanoseconds))
+            let buffer = try await response.body.collect(upTo: maximumBodySize)
+            var headers: [String: String] = [:]
+            for (name, value) in response.headers {
+                headers[name] = headers[name].map { $0 + ", " + value } ?? value
+            }
+            return APIResponse(statusCode: Int(response.status.code), headers: headers, body: Data(buffer.readableBytesView))
+        } catch {
+            throw Self.classify(error, host: host)
+        }
+    }
+
+    /// The ``NetworkError`` a failure of AsyncHTTPClient or swift-nio-ssl stands for.
+    static func classify(_ error: any Error, host: String) -> any Error {
+        switch error {
+        case let error as NetworkError: return error
+        case is CancellationError: return error
+        case is NIOSSLExtraError: return NetworkError.untrustedCertificate(host: host)  // host name mismatch
+        case NIOSSLError.handshakeFailed(let reason):
+            return "\(reason)".contains("CERTIFICATE_VERIFY_FAILED")
+                ? NetworkError.untrustedCertificate(host: host) : NetworkError.securityError("TLS handshake failed")
+        case is NIOSSLError: return NetworkError.securityError("TLS failed")
+        case let error as HTTPClientError:
+            switch error {
+            case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .getConnectionFromPoolTimeout:
+                return NetworkError.timeout
+            case .cancelled: return NetworkError.cancelled
+            case .remoteConnectionClosed: return NetworkError.noConnection
+            default: return NetworkError.unknown("HTTPClientError \(error.shortDescription)")
+            }
+        case is NIOConnectionError, is IOError, is ChannelError: return NetworkError.noConnection
+        default: return NetworkError.unknown(String(describing: type(of: error)))
+        }
+    }
+}
+
+/// The pin check one pinned host's connections go through, after BoringSSL's validation and
+/// before the connection serves a request.
+private struct PinCheck: Sendable {
+    let host: String
+    let pins: Set<CertificatePinning.Pin>
+    let logger: Logger
+
+    func verify(_ channel: any Channel) -> EventLoopFuture<Void> {
+        channel.nioSSL_peerCertificate().flatMapThrowing { certificate in
+            let presented = try certificate.map { CertificatePinning.Pin(subjectPublicKeyInfo: try $0.extractPublicKey().toSPKIBytes()) }
+            guard let presented, pins.contains(presented) else {
+                logger.warning(
+                    "TLS public key pin mismatch: connection closed before any request was sent",
+                    metadata: ["host": .string(host), "presented_pin": .string(presented?.description ?? "none")])
+                throw NetworkError.pinningFailed(host: host)
+            }
+        }.flatMapError { error in
+            // Closed on the next turn of the loop: the pool first learns that the connection
+            // failed, so its close is not taken for the loss of a connection it handed out.
+            channel.eventLoop.execute { channel.close(promise: nil) }
+            return channel.eventLoop.makeFailedFuture(error)
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds (saturating).
+    var wholeNanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : scaled + attoseconds / 1_000_000_000
+    }
+}
+#endif

@@ -110,7 +110,7 @@ extension Components {
         internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
             case sameOrigin = "same-origin"
         }
-        /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+        /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
         ///
         /// - Remark: Generated from `#/components/headers/Strict-Transport-Security`.
         internal typealias StrictTransportSecurity = Swift.String

@@ -69,7 +69,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/BadRequest/headers/Cross-Origin-Resource-Policy`.
                 internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 ///
                 /// - Remark: Generated from `#/components/responses/BadRequest/headers/Strict-Transport-Security`.
                 internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -84,7 +84,7 @@ extension Components {
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
-                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 internal init(
                     xRequestID: Components.Headers.XRequestID,
                     cacheControl: Components.Headers.CacheControlNoStore,
@@ -208,7 +208,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/Unauthorized/headers/Cross-Origin-Resource-Policy`.
                 internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 ///
                 /// - Remark: Generated from `#/components/responses/Unauthorized/headers/Strict-Transport-Security`.
                 internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -224,7 +224,7 @@ extension Components {
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
-                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 internal init(
                     xRequestID: Components.Headers.XRequestID,
                     cacheControl: Components.Headers.CacheControlNoStore,
@@ -346,7 +346,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/InvalidCredentials/headers/Cross-Origin-Resource-Policy`.
                 internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 ///
                 /// - Remark: Generated from `#/components/responses/InvalidCredentials/headers/Strict-Transport-Security`.
                 internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -361,7 +361,7 @@ extension Components {
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
-                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 internal init(
                     xRequestID: Components.Headers.XRequestID,
                     cacheControl: Components.Headers.CacheControlNoStore,
@@ -481,7 +481,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/InvalidRefreshToken/headers/Cross-Origin-Resource-Policy`.
                 internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 ///
                 /// - Remark: Generated from `#/components/responses/InvalidRefreshToken/headers/Strict-Transport-Security`.
                 internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -496,7 +496,7 @@ extension Components {
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
-                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 internal init(
                     xRequestID: Components.Headers.XRequestID,
                     cacheControl: Components.Headers.CacheControlNoStore,
@@ -616,7 +616,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/Forbidden/headers/Cross-Origin-Resource-Policy`.
                 internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 ///
                 /// - Remark: Generated from `#/components/responses/Forbidden/headers/Strict-Transport-Security`.
                 internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -631,7 +631,7 @@ extension Components {
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
-                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 internal init(
                     xRequestID: Components.Headers.XRequestID,
                     cacheControl: Components.Headers.CacheControlNoStore,
@@ -751,7 +751,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/NotFound/headers/Cross-Origin-Resource-Policy`.
                 internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 ///
                 /// - Remark: Generated from `#/components/responses/NotFound/headers/Strict-Transport-Security`.
                 internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -766,7 +766,7 @@ extension Components {
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
-                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 internal init(
                     xRequestID: Components.Headers.XRequestID,
                     cacheControl: Components.Headers.CacheControlNoStore,
@@ -886,7 +886,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/Conflict/headers/Cross-Origin-Resource-Policy`.
                 internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 ///
                 /// - Remark: Generated from `#/components/responses/Conflict/headers/Strict-Transport-Security`.
                 internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -901,7 +901,7 @@ extension Components {
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
-                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 internal init(
                     xRequestID: Components.Headers.XRequestID,
                     cacheControl: Components.Headers.CacheControlNoStore,
@@ -1021,7 +1021,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/VersionConflict/headers/Cross-Origin-Resource-Policy`.
                 internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 ///
                 /// - Remark: Generated from `#/components/responses/VersionConflict/headers/Strict-Transport-Security`.
                 internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -1036,7 +1036,7 @@ extension Components {
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
-                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 internal init(
                     xRequestID: Components.Headers.XRequestID,
                     cacheControl: Components.Headers.CacheControlNoStore,
@@ -1156,7 +1156,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/PreconditionFailed/headers/Cross-Origin-Resource-Policy`.
                 internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 ///
                 /// - Remark: Generated from `#/components/responses/PreconditionFailed/headers/Strict-Transport-Security`.
                 internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -1171,7 +1171,7 @@ extension Components {
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
-                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 internal init(
                     xRequestID: Components.Headers.XRequestID,
                     cacheControl: Components.Headers.CacheControlNoStore,
@@ -1291,7 +1291,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/PreconditionRequired/headers/Cross-Origin-Resource-Policy`.
                 internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 ///
                 /// - Remark: Generated from `#/components/responses/PreconditionRequired/headers/Strict-Transport-Security`.
                 internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -1306,7 +1306,7 @@ extension Components {
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
-                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 internal init(
                     xRequestID: Components.Headers.XRequestID,
                     cacheControl: Components.Headers.CacheControlNoStore,
@@ -1426,7 +1426,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/PayloadTooLarge/headers/Cross-Origin-Resource-Policy`.
                 internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 ///
                 /// - Remark: Generated from `#/components/responses/PayloadTooLarge/headers/Strict-Transport-Security`.
                 internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -1441,7 +1441,7 @@ extension Components {
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
-                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 internal init(
                     xRequestID: Components.Headers.XRequestID,
                     cacheControl: Components.Headers.CacheControlNoStore,
@@ -1561,7 +1561,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/UnsupportedMediaType/headers/Cross-Origin-Resource-Policy`.
                 internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 ///
                 /// - Remark: Generated from `#/components/responses/UnsupportedMediaType/headers/Strict-Transport-Security`.
                 internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -1576,7 +1576,7 @@ extension Components {
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
-                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 internal init(
                     xRequestID: Components.Headers.XRequestID,
                     cacheControl: Components.Headers.CacheControlNoStore,
@@ -1696,7 +1696,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/IdempotencyKeyReused/headers/Cross-Origin-Resource-Policy`.
                 internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 ///
                 /// - Remark: Generated from `#/components/responses/IdempotencyKeyReused/headers/Strict-Transport-Security`.
                 internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -1711,7 +1711,7 @@ extension Components {
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
-                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 internal init(
                     xRequestID: Components.Headers.XRequestID,
                     cacheControl: Components.Headers.CacheControlNoStore,
@@ -1835,7 +1835,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/TooManyRequests/headers/Cross-Origin-Resource-Policy`.
                 internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 ///
                 /// - Remark: Generated from `#/components/responses/TooManyRequests/headers/Strict-Transport-Security`.
                 internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -1851,7 +1851,7 @@ extension Components {
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
-                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 internal init(
                     xRequestID: Components.Headers.XRequestID,
                     cacheControl: Components.Headers.CacheControlNoStore,
@@ -1973,7 +1973,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/InternalError/headers/Cross-Origin-Resource-Policy`.
                 internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 ///
                 /// - Remark: Generated from `#/components/responses/InternalError/headers/Strict-Transport-Security`.
                 internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -1988,7 +1988,7 @@ extension Components {
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
-                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 internal init(
                     xRequestID: Components.Headers.XRequestID,
                     cacheControl: Components.Headers.CacheControlNoStore,
@@ -2112,7 +2112,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/MethodNotAllowed/headers/Cross-Origin-Resource-Policy`.
                 internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 ///
                 /// - Remark: Generated from `#/components/responses/MethodNotAllowed/headers/Strict-Transport-Security`.
                 internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -2128,7 +2128,7 @@ extension Components {
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
-                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 internal init(
                     xRequestID: Components.Headers.XRequestID,
                     cacheControl: Components.Headers.CacheControlNoStore,
@@ -2250,7 +2250,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/DevCrossOrigin/headers/Cross-Origin-Resource-Policy`.
                 internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 ///
                 /// - Remark: Generated from `#/components/responses/DevCrossOrigin/headers/Strict-Transport-Security`.
                 internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -2265,7 +2265,7 @@ extension Components {
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
-                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 internal init(
                     xRequestID: Components.Headers.XRequestID,
                     cacheControl: Components.Headers.CacheControlNoStore,
@@ -2385,7 +2385,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/DevNotFound/headers/Cross-Origin-Resource-Policy`.
                 internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 ///
                 /// - Remark: Generated from `#/components/responses/DevNotFound/headers/Strict-Transport-Security`.
                 internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -2400,7 +2400,7 @@ extension Components {
                 ///   - referrerPolicy: Always `no-referrer`.
                 ///   - crossOriginOpenerPolicy: Always `same-origin`.
                 ///   - crossOriginResourcePolicy: Always `same-origin`.
-                ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                 internal init(
                     xRequestID: Components.Headers.XRequestID,
                     cacheControl: Components.Headers.CacheControlNoStore,

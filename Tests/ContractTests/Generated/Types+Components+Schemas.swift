@@ -3664,7 +3664,7 @@ extension Components {
                 ])
             }
         }
-        /// The server has no TLS of its own yet, so this is always `{enabled: false, pin: null}`. A server with TLS will report `enabled: true` and `pin`, the SHA-256 pin of its certificate's public key.
+        /// `enabled` when the server speaks HTTPS (`--tls-cert`/`--tls-key` or `--tls-dev`), with `pin`: `sha256/` and the base64 SHA-256 of its certificate's public key (SubjectPublicKeyInfo), the string the SDK and the CLI accept. `{enabled: false, pin: null}` over plain HTTP.
         ///
         /// - Remark: Generated from `#/components/schemas/DevTls`.
         internal struct DevTls: Codable, Hashable, Sendable {

@@ -90,7 +90,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/health/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/health/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -104,7 +104,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         xContentTypeOptions: Components.Headers.XContentTypeOptions,
@@ -260,7 +260,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/health/GET/responses/503/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/health/GET/responses/503/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -274,7 +274,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         xContentTypeOptions: Components.Headers.XContentTypeOptions,
@@ -482,7 +482,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -497,7 +497,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlJwks,
@@ -720,7 +720,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/openapi.yaml/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/openapi.yaml/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -734,7 +734,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         xContentTypeOptions: Components.Headers.XContentTypeOptions,
@@ -985,7 +985,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/202/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/register/POST/responses/202/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -1000,7 +1000,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -1366,7 +1366,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/login/POST/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/login/POST/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -1381,7 +1381,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -1795,7 +1795,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/refresh/POST/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/refresh/POST/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -1810,7 +1810,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -2190,7 +2190,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/logout/POST/responses/204/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/logout/POST/responses/204/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -2205,7 +2205,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -2497,7 +2497,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/forgot-password/POST/responses/202/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/forgot-password/POST/responses/202/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -2512,7 +2512,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -2880,7 +2880,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/responses/202/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/resend-verification/POST/responses/202/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -2895,7 +2895,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -3263,7 +3263,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/reset-password/POST/responses/204/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/reset-password/POST/responses/204/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -3278,7 +3278,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -3602,7 +3602,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/verify-email/POST/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/verify-email/POST/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -3617,7 +3617,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -3903,7 +3903,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/me/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/auth/me/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -3918,7 +3918,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -4270,7 +4270,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -4285,7 +4285,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -4630,7 +4630,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/POST/responses/201/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/POST/responses/201/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -4648,7 +4648,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -5091,7 +5091,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/search/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/search/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -5106,7 +5106,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -5419,7 +5419,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/me/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/me/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -5435,7 +5435,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -5783,7 +5783,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/me/PATCH/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/me/PATCH/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -5800,7 +5800,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -6280,7 +6280,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/me/courses/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/me/courses/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -6295,7 +6295,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -6635,7 +6635,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -6651,7 +6651,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -6792,7 +6792,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/GET/responses/304/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/GET/responses/304/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -6807,7 +6807,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         eTag: Components.Headers.ETag,
@@ -7170,7 +7170,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/PATCH/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/PATCH/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -7187,7 +7187,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -7673,7 +7673,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/DELETE/responses/204/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/{id}/DELETE/responses/204/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -7687,7 +7687,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         xContentTypeOptions: Components.Headers.XContentTypeOptions,
@@ -8048,7 +8048,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -8063,7 +8063,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -8408,7 +8408,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/POST/responses/201/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/POST/responses/201/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -8426,7 +8426,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -8878,7 +8878,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/search/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/search/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -8893,7 +8893,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -9233,7 +9233,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -9249,7 +9249,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -9390,7 +9390,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/GET/responses/304/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/GET/responses/304/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -9405,7 +9405,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         eTag: Components.Headers.ETag,
@@ -9768,7 +9768,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/PATCH/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/PATCH/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -9785,7 +9785,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -10271,7 +10271,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/DELETE/responses/204/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/DELETE/responses/204/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -10285,7 +10285,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         xContentTypeOptions: Components.Headers.XContentTypeOptions,
@@ -10622,7 +10622,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/enrollment/POST/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/enrollment/POST/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -10638,7 +10638,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -10795,7 +10795,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/enrollment/POST/responses/201/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/enrollment/POST/responses/201/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -10812,7 +10812,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -11206,7 +11206,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/enrollment/DELETE/responses/204/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/enrollment/DELETE/responses/204/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -11220,7 +11220,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         xContentTypeOptions: Components.Headers.XContentTypeOptions,
@@ -11540,7 +11540,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -11555,7 +11555,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -11939,7 +11939,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/POST/responses/201/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/POST/responses/201/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -11957,7 +11957,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -12427,7 +12427,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -12443,7 +12443,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -12584,7 +12584,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/GET/responses/304/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/GET/responses/304/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -12599,7 +12599,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         eTag: Components.Headers.ETag,
@@ -12971,7 +12971,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/PATCH/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/PATCH/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -12988,7 +12988,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -13483,7 +13483,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/DELETE/responses/204/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/DELETE/responses/204/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -13497,7 +13497,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         xContentTypeOptions: Components.Headers.XContentTypeOptions,
@@ -13837,7 +13837,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/progress/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/progress/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -13852,7 +13852,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -14241,7 +14241,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/progress/PUT/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/{id}/progress/PUT/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -14258,7 +14258,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
@@ -14725,7 +14725,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/metrics/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -14740,7 +14740,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -15048,7 +15048,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/mailbox/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/mailbox/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -15063,7 +15063,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -15371,7 +15371,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/tenants/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/tenants/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -15386,7 +15386,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -15665,7 +15665,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/tenants/POST/responses/201/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/tenants/POST/responses/201/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -15680,7 +15680,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -15968,7 +15968,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -15983,7 +15983,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -16282,7 +16282,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/POST/responses/201/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/POST/responses/201/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -16297,7 +16297,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -16677,7 +16677,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/DELETE/responses/204/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/DELETE/responses/204/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -16692,7 +16692,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -16993,7 +16993,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/responses/204/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/faults/{id}/DELETE/responses/204/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -17008,7 +17008,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -17280,7 +17280,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/clock/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/clock/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -17295,7 +17295,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -17562,7 +17562,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/clock/POST/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/clock/POST/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -17577,7 +17577,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -17925,7 +17925,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/clock/DELETE/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/clock/DELETE/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -17940,7 +17940,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -18219,7 +18219,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -18234,7 +18234,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlConsole,
@@ -18522,7 +18522,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/assets/{name}/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -18537,7 +18537,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlConsole,
@@ -18893,7 +18893,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -18908,7 +18908,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -19223,7 +19223,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/requests/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/requests/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -19238,7 +19238,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,
@@ -19517,7 +19517,7 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/__dev/server/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
                     internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
-                    /// Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     ///
                     /// - Remark: Generated from `#/paths/__dev/server/GET/responses/200/headers/Strict-Transport-Security`.
                     internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
@@ -19532,7 +19532,7 @@ internal enum Operations {
                     ///   - referrerPolicy: Always `no-referrer`.
                     ///   - crossOriginOpenerPolicy: Always `same-origin`.
                     ///   - crossOriginResourcePolicy: Always `same-origin`.
-                    ///   - strictTransportSecurity: Sent only over TLS. The server has no TLS of its own, so it is sent only when it runs with `--trust-forwarded-proto` behind a TLS-terminating proxy that sends `X-Forwarded-Proto: https`. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlNoStore,

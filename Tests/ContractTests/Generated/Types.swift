@@ -1025,4 +1025,22 @@ internal enum Servers {
             variables: []
         )
     }
+    /// Local development server with TLS (`edugo-server --tls-dev`, a self-signed certificate whose pin it prints)
+    internal enum Server2 {
+        /// Local development server with TLS (`edugo-server --tls-dev`, a self-signed certificate whose pin it prints)
+        internal static func url() throws -> Foundation.URL {
+            try Foundation.URL(
+                validatingOpenAPIServerURL: "https://127.0.0.1:8443",
+                variables: []
+            )
+        }
+    }
+    /// Local development server with TLS (`edugo-server --tls-dev`, a self-signed certificate whose pin it prints)
+    @available(*, deprecated, renamed: "Servers.Server2.url")
+    internal static func server2() throws -> Foundation.URL {
+        try Foundation.URL(
+            validatingOpenAPIServerURL: "https://127.0.0.1:8443",
+            variables: []
+        )
+    }
 }

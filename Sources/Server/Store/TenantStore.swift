@@ -17,16 +17,6 @@ struct TenantStore: Sendable {
 
     var tenantID: TenantID { database.tenantID }
 
-    /// Runs `body` in one read transaction.
-    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await database.writer.read(body)
-    }
-
-    /// Runs `body` in one write transaction.
-    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await database.writer.write(body)
-    }
-
     /// Answers whether the database can be read.
     func isReachable() async -> Bool {
         await database.isReachable()
@@ -34,6 +24,6 @@ struct TenantStore: Sendable {
 
     /// How many sessions are live (not revoked) in this tenant.
     func liveSessionCount() async throws -> Int {
-        try await read { db in try SessionRecord.filter(Column("revoked_at") == nil).fetchCount(db) }
+        try await database.writer.read { db in try SessionRecord.filter(Column("revoked_at") == nil).fetchCount(db) }
     }
 }

@@ -7,26 +7,21 @@ import GRDB
 /// see everything in the tenant. Only the owning teacher or an admin changes a course. A course
 /// the caller may not see answers 404, exactly like one that does not exist.
 enum CourseAccess {
-    /// A request over `courses` restricted to what `identity` may see.
-    static func visible(_ identity: Identity) -> QueryInterfaceRequest<CourseRecord> {
-        switch identity.role {
-        case .admin:
-            CourseRecord.all()
-        case .teacher:
-            CourseRecord.filter(CourseRecord.Columns.published == true || CourseRecord.Columns.teacherId == identity.userID)
-        case .student:
-            CourseRecord.filter(CourseRecord.Columns.published == true)
-        }
-    }
-
-    /// The same rule as ``visible(_:)`` as SQL conditions on `courses` (for statements written
-    /// out and cached), with their arguments.
+    /// The visibility rule as SQL conditions on `courses`, with their arguments: the one place
+    /// the rule is written, used by ``visible(_:)`` and by the statements the store writes out.
     static func visibleSQL(_ identity: Identity) -> (conditions: [String], arguments: StatementArguments) {
         switch identity.role {
         case .admin: ([], [])
         case .teacher: (["(published = 1 OR teacher_id = ?)"], [identity.userID])
         case .student: (["published = 1"], [])
         }
+    }
+
+    /// A request over `courses` restricted to what `identity` may see.
+    static func visible(_ identity: Identity) -> QueryInterfaceRequest<CourseRecord> {
+        let (conditions, arguments) = visibleSQL(identity)
+        guard !conditions.isEmpty else { return CourseRecord.all() }
+        return CourseRecord.filter(sql: conditions.joined(separator: " AND "), arguments: arguments)
     }
 
     /// The course, if `identity` may see it.

@@ -41,6 +41,36 @@ import Testing
         return traced.withLock { $0 }
     }
 
+    @Test("coursePage runs two statements for a page of 1 as for a page of 20, with each course's lesson count")
+    func coursePageHasNoNPlusOne() async throws {
+        let database = try await Self.demoTenant()
+        let student = try await Self.identity("student1@demo.edugo.dev", in: database)
+        let store = TenantStore(database)
+        func page(limit: Int) async throws -> Page<CourseResponse> {
+            try await store.coursePage(visibleTo: student, category: nil, query: nil, pagination: Pagination(page: 1, limit: limit))
+        }
+
+        var one: Page<CourseResponse>?
+        var twenty: Page<CourseResponse>?
+        let few = try await Self.statements(in: database) { one = try await page(limit: 1) }
+        let many = try await Self.statements(in: database) { twenty = try await page(limit: 20) }
+
+        let queries = { (statements: [String]) in statements.filter { $0.hasPrefix("SELECT") } }
+        let first = try #require(one)
+        #expect(first.items.count == 1)
+        let items = try #require(twenty).items
+        #expect(items.count > 3)
+        #expect(items.allSatisfy { $0.published }, "a student sees published courses only")
+        #expect(queries(few).count == 2, "\(few.joined(separator: "\n"))")
+        #expect(queries(many).count == 2, "\(many.joined(separator: "\n"))")
+        for item in items {
+            let lessons = try await database.writer.read { db in
+                try LessonRecord.filter(LessonRecord.Columns.courseId == item.id).fetchCount(db)
+            }
+            #expect(item.lessonCount == lessons, "\(item.title)")
+        }
+    }
+
     @Test("enrolledCoursePage runs the same statements for 1 enrolled course as for every course (no N+1)")
     func enrolledCoursePageHasNoNPlusOne() async throws {
         let database = try await Self.demoTenant()

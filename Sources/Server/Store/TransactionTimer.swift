@@ -1,34 +1,38 @@
 import GRDB
-import Synchronization
 
 /// Times each transaction of one SQLite connection from its `BEGIN` to its `COMMIT` or
-/// `ROLLBACK` (its completion, so the commit's own write is included), through SQLite's
-/// profile trace.
-final class TransactionTimer: Sendable {
+/// `ROLLBACK` (its completion, so the commit's own write is included), through SQLite's profile
+/// trace.
+///
+/// A transaction's start and end are told by the connection leaving and re-entering SQLite's
+/// autocommit mode after a statement, not by the statement's SQL text: GRDB trims that text
+/// with Foundation on every read of it, which cost a fifth of a course list's instructions
+/// (BENCHMARKS.md). One timer belongs to one connection and runs on that connection's queue.
+final class TransactionTimer {
     private let observer: @Sendable (Duration) -> Void
-    private let started = Mutex<ContinuousClock.Instant?>(nil)
+    private var started: ContinuousClock.Instant?
 
     init(observer: @escaping @Sendable (Duration) -> Void) {
         self.observer = observer
     }
 
     func install(on db: Database) {
-        db.trace(options: .profile) { [self] event in
-            guard case .profile(let statement, _) = event else { return }
-            self.saw(statement.sql)
+        db.trace(options: .profile) { [unowned db, self] event in
+            guard case .profile(_, let duration) = event else { return }
+            self.statementEnded(insideTransaction: db.isInsideTransaction, after: duration)
         }
     }
 
-    private func saw(_ sql: String) {
-        let keyword = sql.prefix(8).uppercased()
-        if keyword.hasPrefix("BEGIN") {
-            started.withLock { $0 = ContinuousClock.now }
-        } else if keyword.hasPrefix("COMMIT") || keyword.hasPrefix("ROLLBACK") || keyword.hasPrefix("END") {
-            let start = started.withLock { start -> ContinuousClock.Instant? in
-                defer { start = nil }
-                return start
-            }
-            if let start { observer(ContinuousClock.now - start) }
+    private func statementEnded(insideTransaction: Bool, after duration: Double) {
+        let now = ContinuousClock.now
+        switch (started, insideTransaction) {
+        case (nil, true):
+            started = now - .seconds(duration)
+        case (let start?, false):
+            started = nil
+            observer(now - start)
+        default:
+            break
         }
     }
 }

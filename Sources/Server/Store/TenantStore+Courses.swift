@@ -34,14 +34,17 @@ extension TenantStore {
         return try await database.writer.read { [arguments] db in
             let total = try Int.fetchOne(
                 db.cachedStatement(sql: "SELECT COUNT(*) FROM courses \(filter)"), arguments: arguments) ?? 0
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT courses.*, (SELECT COUNT(*) FROM lessons WHERE lessons.course_id = courses.id) AS lesson_count
-                        FROM courses \(filter) ORDER BY created_at DESC, id LIMIT ? OFFSET ?
-                        """),
-                arguments: pageArguments)
-            let items = try rows.map { row in try CourseResponse(CourseRecord(row: row), lessonCount: row["lesson_count"]) }
+            // Decoded while the cursor stands on each row: a copied row (`Row.fetchAll`) finds
+            // each column by lowercasing every column name, the cursor's row by one lookup.
+            let items = try Array(
+                Row.fetchCursor(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT courses.*, (SELECT COUNT(*) FROM lessons WHERE lessons.course_id = courses.id) AS lesson_count
+                            FROM courses \(filter) ORDER BY created_at DESC, id LIMIT ? OFFSET ?
+                            """),
+                    arguments: pageArguments
+                ).map { row in try CourseResponse(CourseRecord(row: row), lessonCount: row["lesson_count"]) })
             return Page(items: items, page: pagination.page, limit: pagination.limit, total: total)
         }
     }
@@ -112,7 +115,7 @@ extension TenantStore {
             db,
             sql: "SELECT course_id, COUNT(*) AS n FROM lessons WHERE course_id IN (\(databaseQuestionMarks(count: courseIDs.count))) GROUP BY course_id",
             arguments: StatementArguments(courseIDs))
-        return Dictionary(uniqueKeysWithValues: rows.map { ($0["course_id"] as String, $0["n"] as Int) })
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as String, $0[1] as Int) })
     }
 
     private static func requireTeacher(_ db: Database, id: String) throws {

@@ -79,6 +79,6 @@ extension TenantStore {
                 GROUP BY course_id
                 """,
             arguments: StatementArguments([userID] + courseIDs))
-        return Dictionary(uniqueKeysWithValues: rows.map { ($0["course_id"] as String, $0["n"] as Int) })
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as String, $0[1] as Int) })
     }
 }

@@ -8,6 +8,9 @@ import GRDB
 struct TenantDatabase: Sendable {
     let tenantID: TenantID
     let writer: any DatabaseWriter
+    /// Users of recently authenticated live sessions, emptied by every commit that changes
+    /// `users` or `sessions`.
+    let liveSessions: LiveSessionCache
 
     /// Opens (creating if needed) and migrates a tenant database.
     ///
@@ -36,7 +39,9 @@ struct TenantDatabase: Sendable {
             writer = try DatabaseQueue(configuration: configuration)
         }
         try TenantMigrations.migrator.migrate(writer)
-        return TenantDatabase(tenantID: tenantID, writer: writer)
+        let liveSessions = LiveSessionCache()
+        writer.add(transactionObserver: LiveSessionCache.Invalidator(liveSessions), extent: .databaseLifetime)
+        return TenantDatabase(tenantID: tenantID, writer: writer, liveSessions: liveSessions)
     }
 
     /// Closes the database's connections (its tenant was deleted, or the server stops).

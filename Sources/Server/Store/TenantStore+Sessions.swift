@@ -23,8 +23,19 @@ struct RefreshRequestFacts: Sendable {
 
 extension TenantStore {
     /// The user of `sessionID`, when that session is live and belongs to `userID`.
+    ///
+    /// Answered from ``LiveSessionCache`` when an earlier request found the session live and
+    /// nothing changed `users` or `sessions` since.
     func user(inLiveSession sessionID: String, userID: String) async throws -> UserRecord? {
-        try await database.writer.read { db in try Self.user(db, inLiveSession: sessionID, userID: userID) }
+        let key = LiveSessionCache.Key(sessionID: sessionID, userID: userID)
+        let epoch: UInt64
+        switch database.liveSessions.lookup(key) {
+        case .live(let user): return user
+        case .miss(let current): epoch = current
+        }
+        let user = try await database.writer.read { db in try Self.user(db, inLiveSession: sessionID, userID: userID) }
+        if let user { database.liveSessions.store(user, for: key, readAt: epoch) }
+        return user
     }
 
     static func user(_ db: Database, inLiveSession sessionID: String, userID: String) throws -> UserRecord? {

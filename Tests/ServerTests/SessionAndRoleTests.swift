@@ -114,6 +114,20 @@ import Testing
         }
     }
 
+    struct FixedGenerator: RandomNumberGenerator {
+        var values: [UInt64]
+        mutating func next() -> UInt64 { values.removeFirst() }
+    }
+
+    @Test("a record id spells its 16 bytes as Foundation's UUID does, lowercased, with the version and variant bits set")
+    func recordIDMatchesUUIDFormatting() {
+        var generator = FixedGenerator(values: [0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210])
+        let id = RecordID.make(using: &generator)
+        #expect(id == "efcdab89-6745-4301-9032-547698badcfe")
+        let uuid = UUID(uuid: (0xEF, 0xCD, 0xAB, 0x89, 0x67, 0x45, 0x43, 0x01, 0x90, 0x32, 0x54, 0x76, 0x98, 0xBA, 0xDC, 0xFE))
+        #expect(id == uuid.uuidString.lowercased())
+    }
+
     static func user(id: String, email: String) -> UserRecord {
         let now = Date()
         return UserRecord(

@@ -10,14 +10,29 @@ enum RecordID {
         return make(using: &generator)
     }
 
+    /// A lowercase UUIDv4 string of 16 bytes from `generator`, written straight into the
+    /// string's UTF-8 storage (every request id is one of these).
     static func make<Generator: RandomNumberGenerator>(using generator: inout Generator) -> String {
-        var bytes = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = bytes.map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+        var bytes: (UInt64, UInt64) = (generator.next(), generator.next())
+        return withUnsafeMutableBytes(of: &bytes) { raw in
+            raw[6] = (raw[6] & 0x0F) | 0x40
+            raw[8] = (raw[8] & 0x3F) | 0x80
+            return String(unsafeUninitializedCapacity: 36) { text in
+                let digits: StaticString = "0123456789abcdef"
+                var at = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[at] = UInt8(ascii: "-")
+                        at += 1
+                    }
+                    digits.withUTF8Buffer { hex in
+                        text[at] = hex[Int(raw[index] >> 4)]
+                        text[at + 1] = hex[Int(raw[index] & 0x0F)]
+                    }
+                    at += 2
+                }
+                return at
+            }
         }
-        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
     }
 }

@@ -14,11 +14,10 @@ struct Authenticator: Sendable {
         guard let header = request.headers[.authorization] else {
             throw APIError.unauthorized("Authentication is required.", invalidToken: false)
         }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+        guard let token = BearerToken.from(header) else {
             throw APIError.unauthorized("Use a Bearer token.", invalidToken: true)
         }
-        let claims = try await tokens.verify(String(parts[1]).trimmingCharacters(in: .whitespaces))
+        let claims = try await tokens.verify(String(token))
         guard let tenantID = TenantID(claims.tid) else {
             throw APIError.unauthorized("The access token is not valid.", invalidToken: true)
         }

@@ -54,9 +54,8 @@ struct FaultMiddleware: RouterMiddleware {
     /// The tenant a request belongs to: the verified token's, else the one it names.
     private func tenant(of request: Request) async -> TenantID? {
         if let header = request.headers[.authorization] {
-            let parts = header.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer",
-                let claims = try? await tokens.verify(String(parts[1]).trimmingCharacters(in: .whitespaces)),
+            if let token = BearerToken.from(header),
+                let claims = try? await tokens.verify(String(token)),
                 let tenant = TenantID(claims.tid)
             {
                 return tenant

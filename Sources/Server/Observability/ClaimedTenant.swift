@@ -10,10 +10,9 @@ enum ClaimedTenant {
             return tenant.rawValue
         }
         guard let header = request.headers[.authorization], header.count < 4096 else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        if let claims = verified?.claims(for: String(parts[1])) { return claims.tid }
-        let segments = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        guard let token = BearerToken.from(header) else { return nil }
+        if let claims = verified?.claims(for: String(token)) { return claims.tid }
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3, let payload = Data(base64URLEncoded: String(segments[1])),
             let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],
             let tid = object["tid"] as? String, let tenant = TenantID(tid)

@@ -1,6 +1,7 @@
 import Foundation
 import Metrics
 import Prometheus
+import Synchronization
 
 /// The server's metrics, recorded through swift-metrics into a Prometheus registry of this
 /// application's own.
@@ -11,11 +12,22 @@ import Prometheus
 final class ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
+    private let transactions: Metrics.Timer
+    /// The request counter and timer of each method, route and status seen, made once: making
+    /// them validates and looks up every name in the registry (13k instructions a request).
+    private let requestMetrics = Mutex<[RequestKey: (Metrics.Counter, Metrics.Timer)]>([:])
+
+    private struct RequestKey: Hashable {
+        var method: String
+        var route: String
+        var status: Int
+    }
 
     init() {
         let registry = PrometheusCollectorRegistry()
         self.registry = registry
         self.factory = PrometheusMetricsFactory(registry: registry)
+        self.transactions = Timer(label: "edugo_sqlite_transaction_duration_seconds", factory: factory)
         // Present from the start, so a scrape shows them at zero before the first event.
         for action in FaultRule.Action.allCases {
             Counter(label: "edugo_faults_fired_total", dimensions: [("action", action.rawValue)], factory: factory).increment(by: 0)
@@ -26,16 +38,24 @@ final class ServerMetrics: Sendable {
 
     /// One answered request, by method, route template and status.
     func recordRequest(method: String, route: String, status: Int, duration: Duration) {
-        let dimensions = [("method", method), ("route", route), ("status", String(status))]
-        Counter(label: "edugo_http_requests_total", dimensions: dimensions, factory: factory).increment()
-        Timer(label: "edugo_http_request_duration_seconds", dimensions: dimensions, factory: factory)
-            .recordNanoseconds(Self.nanoseconds(duration))
+        let key = RequestKey(method: method, route: route, status: status)
+        let (counter, timer) = requestMetrics.withLock { made in
+            if let metrics = made[key] { return metrics }
+            let dimensions = [("method", method), ("route", route), ("status", String(status))]
+            let metrics = (
+                Counter(label: "edugo_http_requests_total", dimensions: dimensions, factory: factory),
+                Timer(label: "edugo_http_request_duration_seconds", dimensions: dimensions, factory: factory)
+            )
+            made[key] = metrics
+            return metrics
+        }
+        counter.increment()
+        timer.recordNanoseconds(Self.nanoseconds(duration))
     }
 
     /// One SQLite transaction, from `BEGIN` to `COMMIT` or `ROLLBACK`.
     func recordTransaction(_ duration: Duration) {
-        Timer(label: "edugo_sqlite_transaction_duration_seconds", factory: factory)
-            .recordNanoseconds(Self.nanoseconds(duration))
+        transactions.recordNanoseconds(Self.nanoseconds(duration))
     }
 
     /// A fault rule fired.

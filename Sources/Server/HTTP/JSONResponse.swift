@@ -25,11 +25,18 @@ enum JSONResponse {
         _ value: some Encodable, status: HTTPResponse.Status = .ok, caching: Caching = .noStore,
         headers extra: HTTPFields = [:]
     ) throws -> Response {
-        let data = try APICoding.encode(value)
+        try make(encoded: ByteBuffer(bytes: APICoding.encode(value)), status: status, caching: caching, headers: extra)
+    }
+
+    /// A response whose JSON body is already encoded.
+    static func make(
+        encoded body: ByteBuffer, status: HTTPResponse.Status = .ok, caching: Caching = .noStore,
+        headers extra: HTTPFields = [:]
+    ) -> Response {
         var headers = extra
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = caching.headerValue
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 
     static func empty(status: HTTPResponse.Status = .noContent, headers extra: HTTPFields = [:]) -> Response {

@@ -11,16 +11,15 @@ struct SystemRoutes {
         routes.add(.get, "/openapi.yaml", openAPI)
     }
 
-    struct HealthResponse: Encodable {
-        var status: String
-        var database: String
-    }
+    /// `/health`'s two possible bodies, written once instead of encoded on every poll.
+    static let healthy = ByteBuffer(string: #"{"status":"ok","database":"ok"}"#)
+    static let unhealthy = ByteBuffer(string: #"{"status":"unavailable","database":"unavailable"}"#)
 
     @Sendable func health(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let reachable = await deps.health.isReachable()
-        return try JSONResponse.make(
-            HealthResponse(status: reachable ? "ok" : "unavailable", database: reachable ? "ok" : "unavailable"),
-            status: reachable ? .ok : .serviceUnavailable)
+        if await deps.health.isReachable() {
+            return JSONResponse.make(encoded: Self.healthy)
+        }
+        return JSONResponse.make(encoded: Self.unhealthy, status: .serviceUnavailable)
     }
 
     @Sendable func jwks(_ request: Request, context: EduGoRequestContext) async throws -> Response {

@@ -11,9 +11,11 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     ],
     targets: [
+        .target(name: "BenchSupport"),
         .executableTarget(
             name: "BaselineServer",
             dependencies: [
+                "BenchSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
@@ -21,6 +23,7 @@ let package = Package(
         .executableTarget(
             name: "LoadTargetServer",
             dependencies: [
+                "BenchSupport",
                 .product(name: "EduGoServer", package: "EduGo"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]

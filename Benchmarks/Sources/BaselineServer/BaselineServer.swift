@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import GRDB
 import Hummingbird
@@ -29,7 +30,11 @@ struct BaselineServer {
         var total: Int
     }
 
-    static func main() async throws {
+    static func main() throws {
+        try BlockingMain.run(serve)
+    }
+
+    static func serve() async throws {
         let database = try DatabaseQueue(path: FileManager.default.temporaryDirectory
             .appendingPathComponent("baseline-\(UUID().uuidString).sqlite").path)
         let rows = (0..<20).map { index in

@@ -1,3 +1,4 @@
+import BenchSupport
 import EduGoServer
 import Foundation
 import Hummingbird
@@ -6,7 +7,11 @@ import Hummingbird
 /// limits scaled up (a load generator is one address). Prints `BENCH_PORT=<port>`.
 @main
 struct LoadTargetServer {
-    static func main() async throws {
+    static func main() throws {
+        try BlockingMain.run(serve)
+    }
+
+    static func serve() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-load-\(UUID().uuidString)")
         let configuration = ServerConfiguration(
             port: 0, storage: .directory(directory), devMode: true, logLevel: .error,

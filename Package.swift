@@ -120,7 +120,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SDKTests",
-            dependencies: ["EduGoSDK", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "EduGoSDK", .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

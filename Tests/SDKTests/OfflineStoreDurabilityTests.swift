@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import EduGoSDK
@@ -144,11 +145,30 @@ import Testing
 
             // Then every migration is applied and nothing was dropped
             let applied = try await reopened.writer.read { db in try OfflineStoreMigrations.migrator.appliedMigrations(db) }
-            #expect(applied == ["v1"])
+            #expect(applied == OfflineStoreMigrations.migrator.migrations)
+            #expect(applied.contains("v2-http-cache-bounds"))
             #expect(try await Outbox(store: reopened).pending() == pending)
             let cache = ResponseCache(client: harness.client, store: reopened)
             #expect(try await cache.cached(cache.cacheKey(.Courses.list())) != nil)
             try reopened.writer.close()
         }
+    }
+
+    @Test("the cache-bounds migration counts the bytes of answers cached before it and marks them used when stored")
+    func cacheBoundsMigrationFillsOldRows() async throws {
+        let queue = try DatabaseQueue()
+        try OfflineStoreMigrations.migrator.migrate(queue, upTo: "v1")
+        let storedAt = Date(timeIntervalSince1970: 1_800_000_000)
+        try await queue.write { db in
+            try db.execute(
+                sql: "INSERT INTO http_cache (key, status, headers, body, etag, stored_at) VALUES ('k', 200, ?, ?, NULL, ?)",
+                arguments: [Data("{}".utf8), Data("0123456789".utf8), storedAt])
+        }
+
+        try OfflineStoreMigrations.migrator.migrate(queue)
+
+        let row = try queue.read { db in try Row.fetchOne(db, sql: "SELECT bytes, used_at FROM http_cache WHERE key = 'k'") }
+        #expect(row?["bytes"] as Int? == 12)
+        #expect(row?["used_at"] as Date? == storedAt)
     }
 }

@@ -149,8 +149,20 @@ import Testing
         let eva = try await OfflineHarness(store: try OfflineStore.inMemory(tenantID: "demo", userID: "eva"))
 
         #expect(ada.cache.cacheKey(Self.course) == "demo|ada|/v1/courses/course-1")
-        #expect(ada.cache.cacheKey(.Courses.list(page: 2, limit: 10)) == "demo|ada|/v1/courses?page=2&limit=10")
+        #expect(ada.cache.cacheKey(.Courses.list(page: 2, limit: 10)) == "demo|ada|/v1/courses?limit=10&page=2")
         #expect(eva.cache.cacheKey(Self.course) != ada.cache.cacheKey(Self.course))
+    }
+
+    @Test("the same query in another order is the same key; a value holding & or = cannot pass for two items")
+    func keysNormaliseTheQuery() async throws {
+        let harness = try await OfflineHarness(store: try OfflineStore.inMemory(tenantID: "demo", userID: "ada"))
+        let one = Endpoint(.get, ["courses"], query: [URLQueryItem(name: "page", value: "2"), URLQueryItem(name: "category", value: "math")])
+        let other = Endpoint(.get, ["courses"], query: [URLQueryItem(name: "category", value: "math"), URLQueryItem(name: "page", value: "2")])
+        let smuggled = Endpoint(.get, ["courses"], query: [URLQueryItem(name: "category", value: "math&page=2")])
+
+        #expect(harness.cache.cacheKey(one) == harness.cache.cacheKey(other))
+        #expect(harness.cache.cacheKey(smuggled) != harness.cache.cacheKey(one))
+        #expect(harness.cache.cacheKey(.Courses.list(page: 1)) != harness.cache.cacheKey(.Courses.list(page: 2)))
     }
 
     @Test("two users never share cached answers")
@@ -260,6 +272,52 @@ import Testing
         #expect(try await harness.cache.cached(harness.cache.cacheKey(.Courses.get("a")))?.source == .disk)
         #expect(try await harness.cache.cached(harness.cache.cacheKey(.Courses.get("a")))?.source == .memory)
         #expect(try await harness.cache.cached(harness.cache.cacheKey(.Courses.get("b")))?.source == .disk)
+    }
+
+    @Test("the persistent cache keeps at most its entry bound, dropping the least recently used answer")
+    func diskEvictsLeastRecentlyUsed() async throws {
+        let harness = try await OfflineHarness(limits: ResponseCache.Limits(maxEntries: 1, maxDiskEntries: 2))
+        for id in ["a", "b", "c"] { harness.routes.on(.get, "/v1/courses/\(id)", .response(.json(200, ["id": id]))) }
+        _ = try await harness.cache.fetch(.Courses.get("a"), policy: .networkOnly)
+        harness.environment.advance(by: .seconds(1))
+        _ = try await harness.cache.fetch(.Courses.get("b"), policy: .networkOnly)
+        harness.environment.advance(by: .seconds(1))
+        // a is read from disk (memory holds one answer: b), which makes b the least recently used
+        #expect(try await harness.cache.cached(harness.cache.cacheKey(.Courses.get("a")))?.source == .disk)
+        harness.environment.advance(by: .seconds(1))
+
+        _ = try await harness.cache.fetch(.Courses.get("c"), policy: .networkOnly)
+
+        let disk = ResponseCache(client: harness.client, store: harness.store, now: harness.environment.sdk.now)
+        #expect(try await disk.cached(disk.cacheKey(.Courses.get("a"))) != nil)
+        #expect(try await disk.cached(disk.cacheKey(.Courses.get("b"))) == nil)
+        #expect(try await disk.cached(disk.cacheKey(.Courses.get("c"))) != nil)
+        #expect(try await harness.store.responseCacheUsage().entries == 2)
+    }
+
+    @Test("the persistent cache stays within its byte bound, and an answer larger than the bound stays in memory only")
+    func diskStaysWithinBytes() async throws {
+        let harness = try await OfflineHarness()
+        harness.routes.on(.get, "/v1/courses/probe", .response(.json(200, ["id": "x"])))
+        _ = try await harness.cache.fetch(.Courses.get("probe"), policy: .networkOnly)
+        let one = try await harness.store.responseCacheUsage().bytes
+        #expect(one > 0)
+
+        let bounded = try await OfflineHarness(limits: ResponseCache.Limits(maxDiskBytes: one * 5 / 2))
+        for id in ["a", "b", "c", "d"] {
+            bounded.routes.on(.get, "/v1/courses/\(id)", .response(.json(200, ["id": "x"])))
+            _ = try await bounded.cache.fetch(.Courses.get(id), policy: .networkOnly)
+            bounded.environment.advance(by: .seconds(1))
+        }
+        let usage = try await bounded.store.responseCacheUsage()
+        #expect(usage.bytes <= one * 5 / 2)
+        #expect(usage.entries == 2)
+
+        let tiny = try await OfflineHarness(limits: ResponseCache.Limits(maxDiskBytes: one - 1))
+        tiny.routes.on(.get, "/v1/courses/probe", .response(.json(200, ["id": "x"])))
+        _ = try await tiny.cache.fetch(.Courses.get("probe"), policy: .networkOnly)
+        #expect(try await tiny.store.responseCacheUsage().entries == 0)
+        #expect(try await tiny.cache.cached(tiny.cache.cacheKey(.Courses.get("probe")))?.source == .memory)
     }
 
     @Test("stream yields the cached answer at once, then the network's")

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Synchronization
 
 /// Where a read may come from.
@@ -17,16 +16,30 @@ public enum CachePolicy: Sendable, Equatable {
 /// HTTP responses of GET requests, kept in a memory LRU over the persistent `http_cache`
 /// table, revalidated with their `ETag`. Keys include the tenant and the user.
 public final class ResponseCache: Sendable {
-    /// Bounds of the memory layer.
+    /// Freshness and the bounds of the memory layer and of the persistent table.
+    ///
+    /// Both layers evict the least recently used answers first. An answer larger than
+    /// `maxDiskBytes` on its own is kept in memory only.
     public struct Limits: Sendable, Equatable {
         public var timeToLive: Duration
+        /// Answers kept in memory.
         public var maxEntries: Int
+        /// Bytes of answers kept in memory.
         public var maxBytes: Int
+        /// Answers kept in the store's `http_cache` table.
+        public var maxDiskEntries: Int
+        /// Bytes (bodies and headers) kept in the store's `http_cache` table.
+        public var maxDiskBytes: Int
 
-        public init(timeToLive: Duration = .seconds(300), maxEntries: Int = 100, maxBytes: Int = 10 * 1024 * 1024) {
+        public init(
+            timeToLive: Duration = .seconds(300), maxEntries: Int = 100, maxBytes: Int = 10 * 1024 * 1024,
+            maxDiskEntries: Int = 2_000, maxDiskBytes: Int = 50 * 1024 * 1024
+        ) {
             self.timeToLive = timeToLive
             self.maxEntries = maxEntries
             self.maxBytes = maxBytes
+            self.maxDiskEntries = maxDiskEntries
+            self.maxDiskBytes = maxDiskBytes
         }
     }
 
@@ -113,28 +126,29 @@ public final class ResponseCache: Sendable {
         if segments.count >= 2, segments[1] == "users" { prefixes.append("/v1/auth/me") }
         let keys = prefixes.map { keyPrefix + $0 }
         memory.withLock { lru in lru.removeAll { key in keys.contains { key.hasPrefix($0) } } }
-        // Most mutations touch nothing cached: look first (a concurrent read), write only if needed.
-        let patterns = keys.map(Self.like)
-        let cached = (try? await store.writer.read { db in
-            try patterns.contains { pattern in
-                try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS(SELECT 1 FROM http_cache WHERE key LIKE ? ESCAPE '\\')", arguments: [pattern]) == true
-            }
-        }) ?? true
-        guard cached else { return }
-        try? await store.writer.write { db in
-            for pattern in patterns {
-                try db.execute(sql: "DELETE FROM http_cache WHERE key LIKE ? ESCAPE '\\'", arguments: [pattern])
-            }
-        }
+        try? await store.removeResponses(withKeyPrefixes: keys)
     }
 
     // MARK: Internals
 
+    /// The tenant, the user, the path and the whole query, its items sorted (the same query in
+    /// another order is the same answer).
     func cacheKey(_ endpoint: Endpoint) -> String {
-        let query = endpoint.query.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
+        let query = endpoint.query
+            .map { item in (name: Self.escaped(item.name), value: Self.escaped(item.value ?? "")) }
+            .sorted { ($0.name, $0.value) < ($1.name, $1.value) }
+            .map { "\($0.name)=\($0.value)" }
+            .joined(separator: "&")
         return keyPrefix + endpoint.encodedPath + (query.isEmpty ? "" : "?" + query)
     }
+
+    /// A query name or value with `&`, `=`, `%` and `+` percent-encoded, so a value that
+    /// contains them cannot collide with another query.
+    private static func escaped(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: Self.queryText) ?? text
+    }
+
+    private static let queryText = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=%+"))
 
     private func isFresh(_ entry: Entry) -> Bool {
         now().timeIntervalSince(entry.storedAt) < Double(limits.timeToLive.components.seconds)
@@ -144,7 +158,7 @@ public final class ResponseCache: Sendable {
         if let stored = memory.withLock({ $0.get(key) }) {
             return Entry(response: stored.response, storedAt: stored.storedAt, source: .memory)
         }
-        guard let stored = try await store.writer.read({ db in try StoredResponse.fetch(db, key: key) }) else { return nil }
+        guard let stored = try await store.cachedResponse(key, now: now()) else { return nil }
         memory.withLock { $0.set(key, stored, bytes: stored.response.body.count) }
         return Entry(response: stored.response, storedAt: stored.storedAt, source: .disk)
     }
@@ -182,33 +196,7 @@ public final class ResponseCache: Sendable {
 
     private func save(_ stored: StoredResponse, key: String) async throws {
         memory.withLock { $0.set(key, stored, bytes: stored.response.body.count) }
-        try await store.writer.write { db in try stored.save(db, key: key) }
-    }
-
-    private static func like(_ prefix: String) -> String {
-        prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_") + "%"
-    }
-}
-
-/// A response as kept in the `http_cache` table.
-struct StoredResponse: Sendable {
-    var response: APIResponse
-    var storedAt: Date
-
-    static func fetch(_ db: Database, key: String) throws -> StoredResponse? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT status, headers, body, stored_at FROM http_cache WHERE key = ?", arguments: [key]) else {
-            return nil
-        }
-        let headerData: Data = row["headers"]
-        let headers = (try? JSONDecoder().decode([String: String].self, from: headerData)) ?? [:]
-        return StoredResponse(
-            response: APIResponse(statusCode: row["status"], headers: headers, body: row["body"]), storedAt: row["stored_at"])
-    }
-
-    func save(_ db: Database, key: String) throws {
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO http_cache (key, status, headers, body, etag, stored_at) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [key, response.statusCode, try JSONEncoder().encode(response.headers), response.body, response.etag, storedAt])
+        try await store.storeResponse(
+            stored, key: key, bounds: DiskCacheBounds(maxEntries: limits.maxDiskEntries, maxBytes: limits.maxDiskBytes), now: now())
     }
 }

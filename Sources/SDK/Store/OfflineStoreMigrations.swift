@@ -76,6 +76,15 @@ enum OfflineStoreMigrations {
                 t.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v2-http-cache-bounds") { db in
+            // The persistent cache is bounded (entries and bytes, least recently used first).
+            try db.alter(table: "http_cache") { t in
+                t.add(column: "bytes", .integer).notNull().defaults(to: 0)
+                t.add(column: "used_at", .datetime)
+            }
+            try db.execute(sql: "UPDATE http_cache SET bytes = length(body) + length(headers), used_at = stored_at")
+            try db.create(index: "http_cache_used_at", on: "http_cache", columns: ["used_at"])
+        }
         return migrator
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The real `edugo` binary against a live server that goes away and comes back.
-@Suite(.serialized) struct CLIEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct CLIEndToEndTests {
     @Test("login, list, a progress write queued while the server is down, sync now, status shows nothing pending")
     func offlineRoundTrip() async throws {
         try await withTemporaryDirectory { root in

@@ -4,7 +4,7 @@ import Testing
 @testable import EduGoSDK
 
 /// How ``Outbox/enqueue(_:)`` folds writes to one resource together while they were never sent.
-@Suite struct OutboxCoalescingTests {
+@Suite(.timeLimit(.minutes(2))) struct OutboxCoalescingTests {
     let store: OfflineStore
     let outbox: Outbox
 

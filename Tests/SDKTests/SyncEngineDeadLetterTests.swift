@@ -4,7 +4,7 @@ import Testing
 @testable import EduGoSDK
 
 /// What the app can do with writes the server refused.
-@Suite struct SyncEngineDeadLetterTests {
+@Suite(.timeLimit(.minutes(2))) struct SyncEngineDeadLetterTests {
     static let path = "/v1/courses/course-2/enrollment"
 
     /// A harness whose enrollment in course-2 was refused with 404 and then is accepted.

@@ -4,7 +4,7 @@ import Testing
 @testable import EduGoSDK
 
 /// How a drain settles each outbox item by the server's answer (a stub transport, the virtual clock).
-@Suite struct SyncEngineDrainTests {
+@Suite(.timeLimit(.minutes(2))) struct SyncEngineDrainTests {
     static let course = OfflineHarness.courseID
     static let progressPath = OfflineHarness.progressPath
     static let noContent = APIResponse(statusCode: 204, headers: Fixture.securityHeaders, body: Data())

@@ -40,7 +40,9 @@ final class Routes: Sendable {
             return script
         }
         switch script {
-        case .outcomes(let outcomes): return try outcomes[0].resolve()
+        case .outcomes(let outcomes):
+            guard let next = outcomes.first else { return .problem(500, code: "empty_script") }
+            return try next.resolve()
         case .handler(let handler): return try await handler(request)
         case nil: return .problem(500, code: "unscripted_route")
         }

@@ -51,8 +51,10 @@ struct SDKBenchmarks {
             learner += 1
             let email = try await makeLearner(server: server, index: learner, courseID: courseID)
             let client = APIClient(configuration: APIConfiguration(baseURL: server, tenantID: "demo", retryPolicy: .none))
-            try await AuthService(client: client).login(email: email, password: "Bench-Learner-2026")
-            let store = try OfflineStore.open(directory: scratch.appendingPathComponent(UUID().uuidString), tenantID: "demo", userID: email)
+            let user = try await AuthService(client: client).login(email: email, password: "Bench-Learner-2026")
+            // The store belongs to the signed-in user's id (not the email): the engine sends a
+            // store's writes only with its own user's token, and halts otherwise.
+            let store = try OfflineStore.open(directory: scratch.appendingPathComponent(UUID().uuidString), tenantID: "demo", userID: user.id)
             let cache = ResponseCache(client: client, store: store)
             let monitor = ConnectivityMonitor { true }
             let engine = SyncEngine(client: client, store: store, monitor: monitor, cache: cache)
@@ -63,7 +65,9 @@ struct SDKBenchmarks {
             }
             var report = SyncReport()
             let elapsed = await seconds { report = await engine.syncNow() }
-            guard report.sent == writes, report.remaining == 0 else { throw BenchError.unexpected("drain: \(report)") }
+            guard report.sent == writes, report.remaining == 0 else {
+                throw BenchError.unexpected("drain: \(report), last error: \(engine.status.lastError ?? "none")")
+            }
             return elapsed
         }
         let direct = try await repeated("\(writes) sequential direct PUTs", unit: "s", runs: runs) {

@@ -7,10 +7,11 @@ import GRDB
 /// It drains at start, whenever the connection comes back, whenever a write is enqueued while
 /// online, and when delayed retries fall due. ``syncNow()`` drains at once and reports.
 ///
-/// Per item, the server's answer decides: 2xx — done; 409/412 — the ``ConflictPolicy``;
-/// 400/403/404/422 — dead letter with the server's problem; 408/429/5xx or no answer — retried
-/// later with backoff and `Retry-After`; an item older than the ``staleAfter`` interval becomes a
-/// dead letter (`stale`) instead of vanishing.
+/// Per item, the server's answer decides (`OutboxDecision`): 2xx — done; 409/412 — the
+/// ``ConflictPolicy``; 400/403/404/422 — dead letter with the server's problem; 408/429/5xx, 409
+/// `idempotency_in_progress` or no answer — retried later with backoff and `Retry-After`; 401 — the
+/// drain stops and the writes wait for the user; an item older than the ``staleAfter`` interval
+/// becomes a dead letter (`stale`) instead of vanishing.
 public actor SyncEngine {
     public let outbox: Outbox
     public let monitor: ConnectivityMonitor
@@ -200,7 +201,10 @@ public actor SyncEngine {
                 queues.append((item.resource, [item]))
             }
         }
-        return queues.filter { queue in queue.items[0].nextAttemptAt.map { $0 <= now } ?? true }
+        return queues.filter { queue in
+            guard let first = queue.items.first else { return false }
+            return first.nextAttemptAt.map { $0 <= now } ?? true
+        }
     }
 
     func drain(ignoringRetryDelays: Bool = false) async -> SyncReport {

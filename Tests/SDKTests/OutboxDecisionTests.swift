@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+@testable import EduGoSDK
+
+/// The outbox's decision on an attempt's outcome, without I/O.
+@Suite(.timeLimit(.minutes(1))) struct OutboxDecisionTests {
+    static let progress = "progress/course-1/lesson-1"
+
+    static func problem(_ code: String) -> ProblemDetails? {
+        ProblemDetails.decode(Data(#"{"status":409,"code":"\#(code)"}"#.utf8))
+    }
+
+    @Test("409 idempotency_in_progress is retried after its Retry-After, never a dead letter")
+    func idempotencyInProgressHonoursRetryAfter() {
+        let decision = OutboxDecision.decide(
+            status: 409, problem: Self.problem("idempotency_in_progress"), retryAfter: .seconds(1), resource: Self.progress,
+            attempt: 1)
+        #expect(decision == .retryLater("idempotency_in_progress", after: .seconds(1)))
+    }
+
+    @Test("409 idempotency_in_progress without Retry-After backs off longer with every attempt", arguments: [(1, 2), (2, 4), (3, 8), (9, 300), (20, 300)])
+    func idempotencyInProgressBacksOff(attempt: Int, seconds: Int) {
+        let decision = OutboxDecision.decide(
+            status: 409, problem: Self.problem("idempotency_in_progress"), retryAfter: nil, resource: Self.progress,
+            attempt: attempt)
+        #expect(decision == .retryLater("idempotency_in_progress", after: .seconds(seconds)))
+    }
+
+    @Test("a 409 version_conflict goes to the conflict policy; another 409 is a refusal")
+    func otherConflicts() {
+        #expect(
+            OutboxDecision.decide(status: 409, problem: Self.problem("version_conflict"), retryAfter: nil, resource: "profile", attempt: 1)
+                == .resolveConflict)
+        #expect(
+            OutboxDecision.decide(status: 409, problem: Self.problem("already_enrolled"), retryAfter: nil, resource: "profile", attempt: 1)
+                == .deadLetter(reason: "already_enrolled"))
+    }
+
+    @Test("a 401 answer, an expired session or a refused token halts the drain and keeps the write as it was")
+    func sessionGoneHalts() {
+        #expect(
+            OutboxDecision.decide(status: 401, problem: Self.problem("token_revoked"), retryAfter: nil, resource: "profile", attempt: 1)
+                == .halt("signed out", retryAfter: nil))
+        #expect(OutboxDecision.decide(error: .sessionExpired, attempt: 1) == .halt("signed out", retryAfter: nil))
+        #expect(OutboxDecision.decide(error: .unauthorized(code: "other_user"), attempt: 1) == .halt("signed out", retryAfter: nil))
+    }
+
+    @Test("no answer halts the drain as offline and reschedules the item with backoff")
+    func offlineHalts() {
+        #expect(OutboxDecision.decide(error: .noConnection, attempt: 2) == .halt("offline", retryAfter: .seconds(4)))
+        #expect(OutboxDecision.decide(error: .timeout, attempt: 1) == .halt("offline", retryAfter: .seconds(2)))
+    }
+
+    @Test("503 and 429 are retried after Retry-After, or with backoff")
+    func serverBusy() {
+        #expect(
+            OutboxDecision.decide(status: 503, problem: nil, retryAfter: .seconds(7), resource: "profile", attempt: 1)
+                == .retryLater("HTTP 503", after: .seconds(7)))
+        #expect(
+            OutboxDecision.decide(status: 429, problem: nil, retryAfter: nil, resource: "profile", attempt: 2)
+                == .retryLater("HTTP 429", after: .seconds(4)))
+    }
+}

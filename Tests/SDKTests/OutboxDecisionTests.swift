@@ -34,7 +34,7 @@ import Testing
                 == .resolveConflict)
         #expect(
             OutboxDecision.decide(status: 409, problem: Self.problem("already_enrolled"), retryAfter: nil, resource: "profile", attempt: 1)
-                == .deadLetter(reason: "already_enrolled"))
+                == .deadLetter(reason: "already_enrolled", unlessQueued: nil))
     }
 
     @Test("a 401 answer, an expired session or a refused token halts the drain and keeps the write as it was")
@@ -60,5 +60,25 @@ import Testing
         #expect(
             OutboxDecision.decide(status: 429, problem: nil, retryAfter: nil, resource: "profile", attempt: 2)
                 == .retryLater("HTTP 429", after: .seconds(4)))
+    }
+
+    @Test("403 not_enrolled on progress is a dead letter unless the course's enrollment is queued")
+    func notEnrolledWaitsForTheEnrollment() {
+        let problem = ProblemDetails.decode(Data(#"{"status":403,"code":"not_enrolled"}"#.utf8))
+        #expect(
+            OutboxDecision.decide(status: 403, problem: problem, retryAfter: nil, resource: Self.progress, attempt: 1)
+                == .deadLetter(reason: "not_enrolled", unlessQueued: "enrollment/course-1"))
+        #expect(
+            OutboxDecision.decide(status: 404, problem: ProblemDetails.decode(Data(#"{"status":404,"code":"not_found"}"#.utf8)),
+                retryAfter: nil, resource: Self.progress, attempt: 1)
+                == .deadLetter(reason: "not_found", unlessQueued: nil))
+    }
+
+    @Test("progress depends on its course's enrollment; nothing else has a prerequisite")
+    func prerequisites() {
+        #expect(WriteDependency.prerequisite(of: "progress/course-1/lesson-1") == "enrollment/course-1")
+        #expect(WriteDependency.prerequisite(of: "enrollment/course-1") == nil)
+        #expect(WriteDependency.prerequisite(of: "profile") == nil)
+        #expect(WriteDependency.prerequisite(of: "progress//lesson-1") == nil)
     }
 }

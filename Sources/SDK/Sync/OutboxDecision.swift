@@ -18,8 +18,9 @@ enum OutboxDecision: Sendable, Equatable {
     case halt(String, retryAfter: Duration?)
     /// Not a refusal: keep the item and try again after `delay`; its resource sits out this drain.
     case retryLater(String, after: Duration)
-    /// The server refused the write for good: a dead letter with `reason`.
-    case deadLetter(reason: String)
+    /// The server refused the write for good: a dead letter with `reason` — unless `prerequisite`
+    /// (a resource the write depends on) still has a write queued: then the item waits for it.
+    case deadLetter(reason: String, unlessQueued: String?)
 
     /// The wait before retry number `attempt` of one item when the server named none: 2 s,
     /// doubling, at most 5 minutes.
@@ -49,8 +50,11 @@ enum OutboxDecision: Sendable, Equatable {
             return .retryLater("idempotency_in_progress", after: retryAfter ?? backoff.delay(forRetry: attempt))
         case 408, 429, 500...599:
             return .retryLater("HTTP \(status)", after: retryAfter ?? backoff.delay(forRetry: attempt))
+        case 403 where code == "not_enrolled":
+            // Progress in a course whose enrollment is still queued: it goes after the enrollment.
+            return .deadLetter(reason: "not_enrolled", unlessQueued: WriteDependency.prerequisite(of: resource))
         default:
-            return .deadLetter(reason: code ?? "http_\(status)")
+            return .deadLetter(reason: code ?? "http_\(status)", unlessQueued: nil)
         }
     }
 

@@ -8,6 +8,8 @@ struct OutboxProcessor: Sendable {
         case sent, deadLettered, parked, resend
         /// The item left the outbox before it was sent (a create cancelled by a delete).
         case gone
+        /// The item waits for a queued write it depends on (``WriteDependency``).
+        case waitsForPrerequisite
         /// Stop this resource for now (retry later).
         case retryLater(String)
         /// Stop everything (offline or signed out).
@@ -28,7 +30,7 @@ struct OutboxProcessor: Sendable {
             outcomes.append(outcome)
             switch outcome {
             case .sent, .deadLettered, .parked, .gone: continue
-            case .resend, .retryLater, .halt: return outcomes
+            case .resend, .waitsForPrerequisite, .retryLater, .halt: return outcomes
             }
         }
         return outcomes
@@ -53,10 +55,10 @@ struct OutboxProcessor: Sendable {
         let attempt = item.attempts + 1
         let now = environment.now()
         if now.timeIntervalSince(item.createdAt) > staleAfter {
-            return await apply(.deadLetter(reason: "stale"), to: item, response: nil)
+            return await apply(.deadLetter(reason: "stale", unlessQueued: nil), to: item, response: nil)
         }
         guard let endpoint = Endpoint(method: item.method, encodedPath: item.path) else {
-            return await apply(.deadLetter(reason: "invalid_path"), to: item, response: nil)
+            return await apply(.deadLetter(reason: "invalid_path", unlessQueued: nil), to: item, response: nil)
         }
         var body = item.body
         if let version = item.baseVersion, item.operation != .delete {
@@ -98,10 +100,11 @@ struct OutboxProcessor: Sendable {
         case .retryLater(let reason, let delay):
             await scheduleRetry(item, after: delay, error: detail ?? reason)
             return .retryLater(reason)
-        case .deadLetter(let reason):
+        case .deadLetter(let reason, let prerequisite):
             do {
-                try await store.deadLetter(item.deadLetter(reason: reason, status: response?.statusCode, problem: response?.body, at: now))
-                return .deadLettered
+                let letter = item.deadLetter(reason: reason, status: response?.statusCode, problem: response?.body, at: now)
+                let moved = try await store.deadLetter(letter, unlessCreationQueuedFor: prerequisite)
+                return moved ? .deadLettered : .waitsForPrerequisite
             } catch {
                 return .retryLater("store")
             }

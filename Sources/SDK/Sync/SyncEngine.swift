@@ -11,7 +11,8 @@ import GRDB
 /// ``ConflictPolicy``; 400/403/404/422 — dead letter with the server's problem; 408/429/5xx, 409
 /// `idempotency_in_progress` or no answer — retried later with backoff and `Retry-After`; 401 — the
 /// drain stops and the writes wait for the user; an item older than the ``staleAfter`` interval
-/// becomes a dead letter (`stale`) instead of vanishing.
+/// becomes a dead letter (`stale`) instead of vanishing. Progress in a course waits for a queued
+/// enrollment in it.
 public actor SyncEngine {
     public let outbox: Outbox
     public let monitor: ConnectivityMonitor
@@ -189,11 +190,15 @@ public actor SyncEngine {
     }
 
     /// The outbox per resource, in enqueue order, keeping only the resources whose first item is
-    /// due: a later write of a resource never overtakes an earlier one waiting for its retry.
+    /// due: a later write of a resource never overtakes an earlier one waiting for its retry. A
+    /// resource whose prerequisite has a creation queued (progress in a course being enrolled in,
+    /// see ``WriteDependency``) waits until that creation is settled.
     static func dueQueues(_ db: Database, now: Date) throws -> [(resource: String, items: [OutboxItem])] {
         var queues: [(resource: String, items: [OutboxItem])] = []
         var index: [String: Int] = [:]
+        var creations: Set<String> = []
         for item in try OutboxItem.order(OutboxItem.Columns.id).fetchAll(db) {
+            if item.operation == .create { creations.insert(item.resource) }
             if let position = index[item.resource] {
                 queues[position].items.append(item)
             } else {
@@ -203,6 +208,7 @@ public actor SyncEngine {
         }
         return queues.filter { queue in
             guard let first = queue.items.first else { return false }
+            if let prerequisite = WriteDependency.prerequisite(of: queue.resource), creations.contains(prerequisite) { return false }
             return first.nextAttemptAt.map { $0 <= now } ?? true
         }
     }
@@ -250,7 +256,7 @@ public actor SyncEngine {
                         case .sent: report.sent += 1; progressed = true
                         case .deadLettered: report.deadLettered += 1; progressed = true
                         case .parked: report.conflictsParked += 1; progressed = true
-                        case .resend, .gone: progressed = true
+                        case .resend, .gone, .waitsForPrerequisite: progressed = true
                         case .retryLater(let error): lastError = error; waiting.insert(resource)
                         case .halt(let error): lastError = error; halted = true
                         }

@@ -26,6 +26,11 @@ struct OutboxProcessor: Sendable {
     func process(_ items: [OutboxItem]) async -> [Outcome] {
         var outcomes: [Outcome] = []
         for item in items {
+            // Cancelled (the engine's run() ended): leave the rest unclaimed, as it was.
+            guard !Task.isCancelled else {
+                outcomes.append(.halt("cancelled"))
+                return outcomes
+            }
             let outcome = await process(item)
             outcomes.append(outcome)
             switch outcome {

@@ -25,7 +25,9 @@ public actor SyncEngine {
     let parallelResources: Int
     private let statusBroadcaster = Broadcaster(SyncStatus())
     private let kicks = Broadcaster<Int>(0)
-    private var draining: Task<SyncReport, Never>?
+    /// Whether a drain is under way, and the callers waiting for its report.
+    private var draining = false
+    private var joiners: [CheckedContinuation<SyncReport, Never>] = []
     private let refreshes = RefreshQueue()
     /// Why each job's last refresh failed, until one succeeds.
     private var staleReasons: [RefreshJob: StaleReason] = [:]
@@ -81,6 +83,9 @@ public actor SyncEngine {
 
     /// Drains at start and then whenever there is reason to, until cancelled. Also runs the
     /// connectivity monitor's probe loop.
+    ///
+    /// Its drains run inside it: cancelling the task that runs it stops a drain under way once the
+    /// request in flight has its answer; the writes not yet sent stay queued, untouched.
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.monitor.run() }
@@ -213,12 +218,19 @@ public actor SyncEngine {
         }
     }
 
+    /// Drains in the caller's task (so cancelling the task — ``run()``'s, when the drain is one of
+    /// its children — stops the drain after the request in flight), or, while another caller's
+    /// drain is under way, waits for that drain's report.
     func drain(ignoringRetryDelays: Bool = false) async -> SyncReport {
-        if let draining { return await draining.value }
-        let task = Task { await self.performDrain(ignoringRetryDelays: ignoringRetryDelays) }
-        draining = task
-        let report = await task.value
-        draining = nil
+        if draining {
+            return await withCheckedContinuation { joiners.append($0) }
+        }
+        draining = true
+        let report = await performDrain(ignoringRetryDelays: ignoringRetryDelays)
+        draining = false
+        let waiting = joiners
+        joiners = []
+        for joiner in waiting { joiner.resume(returning: report) }
         return report
     }
 
@@ -240,6 +252,10 @@ public actor SyncEngine {
             var progressed = false
             var halted = false
             for batchStart in stride(from: 0, to: due.count, by: parallelResources) {
+                if Task.isCancelled {
+                    lastError = "cancelled"
+                    break rounds
+                }
                 let batch = due[batchStart..<min(due.count, batchStart + parallelResources)]
                 let results = await withTaskGroup(of: (String, [OutboxProcessor.Outcome]).self) { group in
                     for queue in batch {

@@ -30,7 +30,7 @@ import Testing
         #expect(item.idempotencyKey == letter.idempotencyKey)
         #expect(item.resource == letter.resource)
         #expect(item.path == letter.path)
-        #expect(item.attempts == 0)
+        #expect(item.attempts == 1)  // its key was sent once: no later write is merged into it
         #expect(item.nextAttemptAt == nil)
     }
 

@@ -23,4 +23,52 @@ extension OfflineStore {
             return true
         }
     }
+
+    /// Moves dead letter `id` back into the outbox at its old place (its id: the outbox's ids are
+    /// never reused), with its key, counted as attempted so no later write is merged into it, and
+    /// with `now` as its creation (a new 24 hours before it is stale). One transaction.
+    func requeueDeadLetter(id: Int64, at now: Date) async throws {
+        try await writer.write { db in
+            guard let letter = try DeadLetter.fetchOne(db, key: id) else { return }
+            try letter.delete(db)
+            try Self.requeue(
+                OutboxItem(
+                    id: letter.id, resource: letter.resource, operation: letter.operation, method: letter.method,
+                    path: letter.path, body: letter.body, baseVersion: letter.baseVersion, baseJson: letter.baseJson,
+                    idempotencyKey: letter.idempotencyKey, createdAt: now, attempts: 1, nextAttemptAt: nil, lastError: nil),
+                db)
+        }
+    }
+
+    /// Settles parked conflict `id` in one transaction: the server's state is stored (keep the
+    /// server's), or the write goes back to its old place on top of the server's version (keep
+    /// mine, custom), counted as attempted so no later write is merged into it.
+    func settleConflict(id: Int64, choice: ConflictChoice, at now: Date) async throws {
+        try await writer.write { db in
+            guard let conflict = try SyncConflict.fetchOne(db, key: id) else { return }
+            try conflict.delete(db)
+            let body: Data?
+            switch choice {
+            case .keepServer:
+                try LocalCache.apply(db, resource: conflict.resource, operation: .update, json: conflict.serverJson, at: now)
+                return
+            case .keepMine: body = conflict.body
+            case .custom(let custom): body = custom
+            }
+            try Self.requeue(
+                OutboxItem(
+                    id: conflict.id, resource: conflict.resource, operation: conflict.operation, method: conflict.method,
+                    path: conflict.path, body: body, baseVersion: conflict.serverVersion, baseJson: conflict.serverJson,
+                    idempotencyKey: conflict.idempotencyKey, createdAt: now, attempts: 1, nextAttemptAt: nil, lastError: nil),
+                db)
+        }
+    }
+
+    /// Inserts `item` under its own id when that id is free (it always is: an item leaves the
+    /// outbox before it becomes a dead letter or a conflict), else at the end.
+    private static func requeue(_ item: OutboxItem, _ db: Database) throws {
+        var item = item
+        if let id = item.id, try OutboxItem.exists(db, key: id) { item.id = nil }
+        try item.insert(db)
+    }
 }

@@ -26,6 +26,10 @@ enum OutboxDecision: Sendable, Equatable {
     /// doubling, at most 5 minutes.
     static let backoff = Backoff.exponential(base: .seconds(2), multiplier: 2, maximum: .seconds(300))
 
+    /// How many times one drain resends a write that met a newer version before it parks it as a
+    /// conflict for the user: a server that keeps moving ahead must not keep the client looping.
+    static let conflictResendLimit = 3
+
     /// The decision on the server's answer to attempt number `attempt` (1 = the first) of a write to `resource`.
     ///
     /// - Parameters:

@@ -22,6 +22,9 @@ struct OutboxProcessor: Sendable {
     let policy: ConflictPolicy
     let environment: SDKEnvironment
     let staleAfter: TimeInterval
+    /// Items this drain already resent ``OutboxDecision/conflictResendLimit`` times after a
+    /// conflict: another conflict parks them for the user.
+    var resendsExhausted: Set<Int64> = []
 
     func process(_ items: [OutboxItem]) async -> [Outcome] {
         var outcomes: [Outcome] = []
@@ -97,7 +100,10 @@ struct OutboxProcessor: Sendable {
             return await resolveConflict(item, serverVersion: problem?.currentVersion, serverJson: problem?.current)
         case .fetchAndMerge:
             // A first write met progress another device recorded: fetch it and merge.
-            guard let (version, json) = await currentProgress(for: item) else { return .retryLater("progress unavailable") }
+            guard let (version, json) = await currentProgress(for: item) else {
+                await scheduleRetry(item, after: OutboxDecision.backoff.delay(forRetry: item.attempts + 1), error: "progress unavailable")
+                return .retryLater("progress unavailable")
+            }
             return await resolveConflict(item, serverVersion: version, serverJson: json)
         case .halt(let reason, let retryAfter):
             if let retryAfter { await scheduleRetry(item, after: retryAfter, error: detail ?? reason) }
@@ -139,9 +145,17 @@ struct OutboxProcessor: Sendable {
     private func resolveConflict(_ item: OutboxItem, serverVersion: Int?, serverJson: Data?) async -> Outcome {
         let now = environment.now()
         let strategy = policy.strategy(for: item.resource)
-        let resolution = ConflictResolver.resolve(
+        let proposed = ConflictResolver.resolve(
             strategy: strategy, resource: item.resource, base: item.baseJson, local: item.body, server: serverJson,
             serverVersion: serverVersion ?? 0)
+        let resolution: ConflictResolver.Resolution
+        if case .resend = proposed, serverVersion == nil || item.id.map(resendsExhausted.contains) == true {
+            // Without the server's version there is nothing to send on top of; and a write that
+            // met a newer version again and again is for the user to settle. Park it, never loop.
+            resolution = .park
+        } else {
+            resolution = proposed
+        }
         do {
             return try await store.writer.write { db -> Outcome in
                 switch resolution {

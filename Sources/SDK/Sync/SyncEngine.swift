@@ -241,6 +241,8 @@ public actor SyncEngine {
         // Resources told to retry later sit out the rest of this drain (their Retry-After holds
         // even when the caller asked to ignore retry delays).
         var waiting: Set<String> = []
+        // Conflict resends per item in this drain (bounded by OutboxDecision.conflictResendLimit).
+        var resends: [Int64: Int] = [:]
         rounds: while !Task.isCancelled {
             let now = ignoringRetryDelays ? Date.distantFuture : environment.now()
             // Items of one resource go in order; different resources go side by side.
@@ -248,7 +250,8 @@ public actor SyncEngine {
                 try Self.dueQueues(db, now: now).filter { !waiting.contains($0.resource) }
             }), !due.isEmpty else { break }
             let processor = OutboxProcessor(
-                client: client, store: store, cache: cache, policy: policy, environment: environment, staleAfter: staleAfter)
+                client: client, store: store, cache: cache, policy: policy, environment: environment, staleAfter: staleAfter,
+                resendsExhausted: Set(resends.filter { $0.value >= OutboxDecision.conflictResendLimit }.keys))
             var progressed = false
             var halted = false
             for batchStart in stride(from: 0, to: due.count, by: parallelResources) {
@@ -257,22 +260,26 @@ public actor SyncEngine {
                     break rounds
                 }
                 let batch = due[batchStart..<min(due.count, batchStart + parallelResources)]
-                let results = await withTaskGroup(of: (String, [OutboxProcessor.Outcome]).self) { group in
+                let results = await withTaskGroup(of: (String, [OutboxItem], [OutboxProcessor.Outcome]).self) { group in
                     for queue in batch {
                         let (resource, items) = (queue.resource, queue.items)
-                        group.addTask { (resource, await processor.process(items)) }
+                        group.addTask { (resource, items, await processor.process(items)) }
                     }
-                    var all: [(String, [OutboxProcessor.Outcome])] = []
+                    var all: [(String, [OutboxItem], [OutboxProcessor.Outcome])] = []
                     for await outcomes in group { all.append(outcomes) }
                     return all
                 }
-                for (resource, outcomes) in results {
-                    for outcome in outcomes {
+                for (resource, items, outcomes) in results {
+                    // Outcomes follow the items in order (processing stops at the first that pauses).
+                    for (item, outcome) in zip(items, outcomes) {
                         switch outcome {
                         case .sent: report.sent += 1; progressed = true
                         case .deadLettered: report.deadLettered += 1; progressed = true
                         case .parked: report.conflictsParked += 1; progressed = true
-                        case .resend, .gone, .waitsForPrerequisite: progressed = true
+                        case .resend:
+                            progressed = true
+                            if let id = item.id { resends[id, default: 0] += 1 }
+                        case .gone, .waitsForPrerequisite: progressed = true
                         case .retryLater(let error): lastError = error; waiting.insert(resource)
                         case .halt(let error): lastError = error; halted = true
                         }

@@ -54,6 +54,43 @@ import Testing
         }
     }
 
+    @Test("edugo logout with only a dead letter is refused (exit 4) naming it; --discard-pending signs out")
+    func logoutRefusesWithADeadLetter() async throws {
+        try await withTemporaryDirectory { root in
+            try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+                let url = server.baseURL
+                let view = try await serverView(url)
+                let mine: Page<EnrolledCourse> = try await view.execute(endpoint: .Users.myCourses(limit: 100))
+                let all: Page<Course> = try await view.execute(endpoint: .Courses.list(limit: 100))
+                let enrolled = Set(mine.items.map(\.course.id))
+                let courseID = try #require(all.items.first { !enrolled.contains($0.id) }?.id)
+                let lessons: LessonList = try await view.execute(endpoint: .Courses.lessons(courseID))
+                let lessonID = try #require(lessons.items.first?.id)
+                let cli = CLIRunner(server: url, dataDirectory: root.appendingPathComponent("cli"))
+                let login = try await cli.run(["login", "--email", Demo.studentEmail, "--password-stdin"], input: Demo.studentPassword + "\n")
+                #expect(login.status == 0, "\(login.stderr)")
+
+                // Given progress in a course the learner is not enrolled in: refused, a dead letter
+                #expect(try await cli.run(["progress", "set", courseID, lessonID, "--watched", "30"]).status == 0)
+                _ = try await cli.run(["sync", "now"])
+                let status = try #require(try await cli.run(["sync", "status", "--json"]).json)
+                #expect(status["pending"] as? Int == 0)
+                #expect(status["dead_letters"] as? Int == 1)
+
+                // When the learner logs out, then it is refused, naming the dead letter
+                let refused = try await cli.run(["logout"])
+                #expect(refused.status == 4)
+                #expect(refused.stderr.contains("1 dead letter(s)"), "\(refused.stderr)")
+                #expect(try await cli.run(["whoami"]).status == 0)
+
+                // And with --discard-pending it signs out
+                let discarded = try await cli.run(["logout", "--discard-pending"])
+                #expect(discarded.status == 0, "\(discarded.stderr)")
+                #expect(try await cli.run(["whoami"]).status != 0)
+            }
+        }
+    }
+
     @Test("bad arguments exit 1, a wrong password 3, an unreachable server 2, each with one line on stderr")
     func exitCodes() async throws {
         try await withTemporaryDirectory { root in

@@ -25,6 +25,11 @@ public actor SyncEngine {
     let parallelResources: Int
     private let statusBroadcaster = Broadcaster(SyncStatus())
     private let kicks = Broadcaster<Int>(0)
+    /// This engine's name on the store's drain lease (one drainer per store, across processes).
+    private let drainerID = UUID().uuidString
+    /// How long a drain lease lasts unless renewed (before every batch): a drainer that died
+    /// holds the store no longer than this.
+    static let drainLease: TimeInterval = 120
     /// Whether a drain is under way, and the callers waiting for its report.
     private var draining = false
     private var joiners: [CheckedContinuation<SyncReport, Never>] = []
@@ -110,7 +115,8 @@ public actor SyncEngine {
         }
     }
 
-    /// Drains now (waiting for a drain already under way) and reports what happened.
+    /// Drains now (waiting for a drain already under way) and reports what happened. While another
+    /// engine or process drains the same store it sends nothing (`lastError` says so).
     ///
     /// Unlike the background drains it does not wait for items' retry delays: the caller asked now.
     @discardableResult
@@ -234,6 +240,14 @@ public actor SyncEngine {
         return report
     }
 
+    /// Takes or renews the store's drain lease for ``drainLease`` seconds; false while another
+    /// drainer (another engine, another process) holds it.
+    private func holdDrainLease() async -> Bool {
+        let now = environment.now()
+        let held = try? await store.acquireDrainLease(owner: drainerID, now: now, until: now.addingTimeInterval(Self.drainLease))
+        return held == true
+    }
+
     private func performDrain(ignoringRetryDelays: Bool) async -> SyncReport {
         statusBroadcaster.update { $0.isSyncing = true }
         var report = SyncReport()
@@ -243,6 +257,7 @@ public actor SyncEngine {
         var waiting: Set<String> = []
         // Conflict resends per item in this drain (bounded by OutboxDecision.conflictResendLimit).
         var resends: [Int64: Int] = [:]
+        var leased = false
         rounds: while !Task.isCancelled {
             let now = ignoringRetryDelays ? Date.distantFuture : environment.now()
             // Items of one resource go in order; different resources go side by side.
@@ -259,6 +274,12 @@ public actor SyncEngine {
                     lastError = "cancelled"
                     break rounds
                 }
+                // One drainer per store, across processes: take or renew the lease before each batch.
+                guard await holdDrainLease() else {
+                    lastError = "busy: another drain holds the store"
+                    break rounds
+                }
+                leased = true
                 let batch = due[batchStart..<min(due.count, batchStart + parallelResources)]
                 let results = await withTaskGroup(of: (String, [OutboxItem], [OutboxProcessor.Outcome]).self) { group in
                     for queue in batch {
@@ -289,6 +310,7 @@ public actor SyncEngine {
             }
             if !progressed { break }
         }
+        if leased { try? await store.releaseDrainLease(owner: drainerID) }
         report.remaining = (try? await store.writer.read { db in try OutboxItem.fetchCount(db) }) ?? 0
         let finishedAt = environment.now()
         statusBroadcaster.update { status in

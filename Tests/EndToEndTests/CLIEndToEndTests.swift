@@ -91,6 +91,53 @@ import Testing
         }
     }
 
+    @Test("two edugo sync now at once on one store: every write applied once, no dead letter, the session kept")
+    func twoProcessesDrainOneStore() async throws {
+        try await withTemporaryDirectory { root in
+            let server = try await EduGoTestServer.start { $0.seedDemoData = true }
+            let url = server.baseURL
+            let cli = CLIRunner(server: url, dataDirectory: root.appendingPathComponent("cli"))
+            let login = try await cli.run(["login", "--email", Demo.studentEmail, "--password-stdin"], input: Demo.studentPassword + "\n")
+            #expect(login.status == 0, "\(login.stderr)")
+            let view = try await serverView(url)
+            let mine: Page<EnrolledCourse> = try await view.execute(endpoint: .Users.myCourses(limit: 100))
+            let courseID = try #require(mine.items.first?.course.id)
+            let lessons: LessonList = try await view.execute(endpoint: .Courses.lessons(courseID))
+            let lessonIDs = Array(lessons.items.map(\.id).prefix(6))
+            try #require(lessonIDs.count >= 2)
+            let before: CourseProgress = try await view.execute(endpoint: .Courses.progress(courseID))
+            let versions = Dictionary(before.lessons.map { ($0.lessonId, $0.version) }, uniquingKeysWith: { $1 })
+
+            // Given progress on several lessons queued while the server was away
+            await server.stop()
+            for (index, lessonID) in lessonIDs.enumerated() {
+                #expect(try await cli.run(["progress", "set", courseID, lessonID, "--watched", "\(80_000 + index)"]).status == 0)
+            }
+            try await server.restart()
+
+            // When two processes sync the same store at once
+            async let first = cli.run(["sync", "now"])
+            async let second = cli.run(["sync", "now"])
+            let outcomes = try await [first, second]
+            for outcome in outcomes { #expect(outcome.status == 0, "\(outcome.stderr)") }
+            // (a process that found the store busy leaves its share to the other; a last sync settles any rest)
+            #expect(try await cli.run(["sync", "now"]).status == 0)
+
+            // Then every write was applied exactly once, nothing was refused, and the session lives on
+            let status = try #require(try await cli.run(["sync", "status", "--json"]).json)
+            #expect(status["pending"] as? Int == 0)
+            #expect(status["dead_letters"] as? Int == 0)
+            let after: CourseProgress = try await serverView(url).execute(endpoint: .Courses.progress(courseID))
+            for (index, lessonID) in lessonIDs.enumerated() {
+                let record = after.lessons.first { $0.lessonId == lessonID }
+                #expect(record?.watchedSeconds == 80_000 + index)
+                #expect(record?.version == (versions[lessonID] ?? 0) + 1, "lesson \(lessonID)")
+            }
+            #expect(try await cli.run(["whoami"]).status == 0)
+            await server.shutdown()
+        }
+    }
+
     @Test("bad arguments exit 1, a wrong password 3, an unreachable server 2, each with one line on stderr")
     func exitCodes() async throws {
         try await withTemporaryDirectory { root in

@@ -76,7 +76,8 @@ struct OutboxProcessor: Sendable {
         do {
             // Sent only with the store's user's token: never another account's write.
             response = try await client.send(
-                endpoint: endpoint, body: body, headers: ["Idempotency-Key": item.idempotencyKey], limits: nil, asUser: store.userID)
+                endpoint: endpoint, body: body, headers: ["Idempotency-Key": item.idempotencyKey], limits: .outboxSend,
+                asUser: store.userID)
         } catch let error as NetworkError {
             return await apply(OutboxDecision.decide(error: error, attempt: attempt), to: item, response: nil, detail: "\(error)")
         } catch {

@@ -27,6 +27,20 @@ import Testing
         #expect(decision == .retryLater("idempotency_in_progress", after: .seconds(seconds)))
     }
 
+    @Test("the backoff moves by at most 20 % with jitter; Retry-After is honoured as it is")
+    func jitter() {
+        #expect(
+            OutboxDecision.decide(status: 503, problem: nil, retryAfter: nil, resource: "profile", attempt: 1, jitter: 1)
+                == .retryLater("HTTP 503", after: .milliseconds(2400)))
+        #expect(
+            OutboxDecision.decide(status: 503, problem: nil, retryAfter: nil, resource: "profile", attempt: 2, jitter: -1)
+                == .retryLater("HTTP 503", after: .milliseconds(3200)))
+        #expect(
+            OutboxDecision.decide(status: 503, problem: nil, retryAfter: .seconds(7), resource: "profile", attempt: 1, jitter: 1)
+                == .retryLater("HTTP 503", after: .seconds(7)))
+        #expect(OutboxDecision.decide(error: .noConnection, attempt: 1, jitter: 5) == .halt("offline", retryAfter: .milliseconds(2400)))
+    }
+
     @Test("a 409 version_conflict goes to the conflict policy; another 409 is a refusal")
     func otherConflicts() {
         #expect(

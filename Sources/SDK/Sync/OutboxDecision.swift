@@ -23,8 +23,17 @@ enum OutboxDecision: Sendable, Equatable {
     case deadLetter(reason: String, unlessQueued: String?)
 
     /// The wait before retry number `attempt` of one item when the server named none: 2 s,
-    /// doubling, at most 5 minutes.
+    /// doubling, at most 5 minutes (before jitter).
     static let backoff = Backoff.exponential(base: .seconds(2), multiplier: 2, maximum: .seconds(300))
+
+    /// How far jitter moves a backoff: ±20 %, so devices that went offline together do not all
+    /// come back in the same second.
+    static let jitterFraction = 0.2
+
+    /// The backoff before retry number `attempt`, moved by `jitter` (a value in `-1...1`).
+    static func delay(forRetry attempt: Int, jitter: Double) -> Duration {
+        backoff.delay(forRetry: attempt) * max(0, 1 + jitterFraction * max(-1, min(1, jitter)))
+    }
 
     /// How many times one drain resends a write that met a newer version before it parks it as a
     /// conflict for the user: a server that keeps moving ahead must not keep the client looping.
@@ -35,8 +44,11 @@ enum OutboxDecision: Sendable, Equatable {
     /// - Parameters:
     ///   - status: the answer's HTTP status.
     ///   - problem: its problem+json body, when it had one.
-    ///   - retryAfter: its parsed `Retry-After`, when it had one.
-    static func decide(status: Int, problem: ProblemDetails?, retryAfter: Duration?, resource: String, attempt: Int) -> OutboxDecision {
+    ///   - retryAfter: its parsed `Retry-After`, when it had one (honoured as it is, without jitter).
+    ///   - jitter: injected randomness in `-1...1` for the backoff.
+    static func decide(
+        status: Int, problem: ProblemDetails?, retryAfter: Duration?, resource: String, attempt: Int, jitter: Double = 0
+    ) -> OutboxDecision {
         let code = problem?.code
         switch status {
         case 200..<300:
@@ -51,9 +63,9 @@ enum OutboxDecision: Sendable, Equatable {
         case 409 where code == "idempotency_in_progress":
             // The same key is still being applied (an earlier attempt whose answer never came):
             // not a refusal. Ask again later; the replay will carry that attempt's result.
-            return .retryLater("idempotency_in_progress", after: retryAfter ?? backoff.delay(forRetry: attempt))
+            return .retryLater("idempotency_in_progress", after: retryAfter ?? delay(forRetry: attempt, jitter: jitter))
         case 408, 429, 500...599:
-            return .retryLater("HTTP \(status)", after: retryAfter ?? backoff.delay(forRetry: attempt))
+            return .retryLater("HTTP \(status)", after: retryAfter ?? delay(forRetry: attempt, jitter: jitter))
         case 403 where code == "not_enrolled":
             // Progress in a course whose enrollment is still queued: it goes after the enrollment.
             return .deadLetter(reason: "not_enrolled", unlessQueued: WriteDependency.prerequisite(of: resource))
@@ -63,8 +75,8 @@ enum OutboxDecision: Sendable, Equatable {
     }
 
     /// The decision when attempt number `attempt` got no answer (or the session refused to send it).
-    static func decide(error: NetworkError, attempt: Int) -> OutboxDecision {
-        let delay = backoff.delay(forRetry: attempt)
+    static func decide(error: NetworkError, attempt: Int, jitter: Double = 0) -> OutboxDecision {
+        let delay = delay(forRetry: attempt, jitter: jitter)
         switch error {
         case .sessionExpired, .unauthorized:
             // Signed out, the refresh refused (logout or password reset elsewhere), or the session

@@ -79,13 +79,16 @@ struct OutboxProcessor: Sendable {
                 endpoint: endpoint, body: body, headers: ["Idempotency-Key": item.idempotencyKey], limits: .outboxSend,
                 asUser: store.userID)
         } catch let error as NetworkError {
-            return await apply(OutboxDecision.decide(error: error, attempt: attempt), to: item, response: nil, detail: "\(error)")
+            return await apply(
+                OutboxDecision.decide(error: error, attempt: attempt, jitter: environment.jitter()), to: item, response: nil,
+                detail: "\(error)")
         } catch {
             return await apply(.halt("cancelled", retryAfter: OutboxDecision.backoff.delay(forRetry: attempt)), to: item, response: nil)
         }
         let decision = OutboxDecision.decide(
             status: response.statusCode, problem: ProblemDetails.decode(response.body),
-            retryAfter: RetryAfter.parse(response.header("Retry-After"), now: now), resource: item.resource, attempt: attempt)
+            retryAfter: RetryAfter.parse(response.header("Retry-After"), now: now), resource: item.resource, attempt: attempt,
+            jitter: environment.jitter())
         return await apply(decision, to: item, response: response)
     }
 

@@ -43,6 +43,7 @@ import Testing
         // Then the second sent nothing, and the first sent each write once
         #expect(other.sent == 0)
         #expect(second.transport.requests.isEmpty)
+        #expect(second.engine.status.error == .busy)
         #expect(report.sent == 2)
         #expect(first.requests(.patch, "/v1/users/me").count == 1)
         #expect(first.requests(.post, "/v1/courses/course-2/enrollment").count == 1)

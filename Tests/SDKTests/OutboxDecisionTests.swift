@@ -16,7 +16,7 @@ import Testing
         let decision = OutboxDecision.decide(
             status: 409, problem: Self.problem("idempotency_in_progress"), retryAfter: .seconds(1), resource: Self.progress,
             attempt: 1)
-        #expect(decision == .retryLater("idempotency_in_progress", after: .seconds(1)))
+        #expect(decision == .retryLater(.idempotencyInProgress, after: .seconds(1)))
     }
 
     @Test("409 idempotency_in_progress without Retry-After backs off longer with every attempt", arguments: [(1, 2), (2, 4), (3, 8), (9, 300), (20, 300)])
@@ -24,21 +24,21 @@ import Testing
         let decision = OutboxDecision.decide(
             status: 409, problem: Self.problem("idempotency_in_progress"), retryAfter: nil, resource: Self.progress,
             attempt: attempt)
-        #expect(decision == .retryLater("idempotency_in_progress", after: .seconds(seconds)))
+        #expect(decision == .retryLater(.idempotencyInProgress, after: .seconds(seconds)))
     }
 
     @Test("the backoff moves by at most 20 % with jitter; Retry-After is honoured as it is")
     func jitter() {
         #expect(
             OutboxDecision.decide(status: 503, problem: nil, retryAfter: nil, resource: "profile", attempt: 1, jitter: 1)
-                == .retryLater("HTTP 503", after: .milliseconds(2400)))
+                == .retryLater(.serverStatus(503), after: .milliseconds(2400)))
         #expect(
             OutboxDecision.decide(status: 503, problem: nil, retryAfter: nil, resource: "profile", attempt: 2, jitter: -1)
-                == .retryLater("HTTP 503", after: .milliseconds(3200)))
+                == .retryLater(.serverStatus(503), after: .milliseconds(3200)))
         #expect(
             OutboxDecision.decide(status: 503, problem: nil, retryAfter: .seconds(7), resource: "profile", attempt: 1, jitter: 1)
-                == .retryLater("HTTP 503", after: .seconds(7)))
-        #expect(OutboxDecision.decide(error: .noConnection, attempt: 1, jitter: 5) == .halt("offline", retryAfter: .milliseconds(2400)))
+                == .retryLater(.serverStatus(503), after: .seconds(7)))
+        #expect(OutboxDecision.decide(error: .noConnection, attempt: 1, jitter: 5) == .halt(.offline, retryAfter: .milliseconds(2400)))
     }
 
     @Test("a 409 version_conflict goes to the conflict policy; another 409 is a refusal")
@@ -55,25 +55,25 @@ import Testing
     func sessionGoneHalts() {
         #expect(
             OutboxDecision.decide(status: 401, problem: Self.problem("token_revoked"), retryAfter: nil, resource: "profile", attempt: 1)
-                == .halt("signed out", retryAfter: nil))
-        #expect(OutboxDecision.decide(error: .sessionExpired, attempt: 1) == .halt("signed out", retryAfter: nil))
-        #expect(OutboxDecision.decide(error: .unauthorized(code: "other_user"), attempt: 1) == .halt("signed out", retryAfter: nil))
+                == .halt(.signedOut, retryAfter: nil))
+        #expect(OutboxDecision.decide(error: .sessionExpired, attempt: 1) == .halt(.signedOut, retryAfter: nil))
+        #expect(OutboxDecision.decide(error: .unauthorized(code: "other_user"), attempt: 1) == .halt(.signedOut, retryAfter: nil))
     }
 
     @Test("no answer halts the drain as offline and reschedules the item with backoff")
     func offlineHalts() {
-        #expect(OutboxDecision.decide(error: .noConnection, attempt: 2) == .halt("offline", retryAfter: .seconds(4)))
-        #expect(OutboxDecision.decide(error: .timeout, attempt: 1) == .halt("offline", retryAfter: .seconds(2)))
+        #expect(OutboxDecision.decide(error: .noConnection, attempt: 2) == .halt(.offline, retryAfter: .seconds(4)))
+        #expect(OutboxDecision.decide(error: .timeout, attempt: 1) == .halt(.offline, retryAfter: .seconds(2)))
     }
 
     @Test("503 and 429 are retried after Retry-After, or with backoff")
     func serverBusy() {
         #expect(
             OutboxDecision.decide(status: 503, problem: nil, retryAfter: .seconds(7), resource: "profile", attempt: 1)
-                == .retryLater("HTTP 503", after: .seconds(7)))
+                == .retryLater(.serverStatus(503), after: .seconds(7)))
         #expect(
             OutboxDecision.decide(status: 429, problem: nil, retryAfter: nil, resource: "profile", attempt: 2)
-                == .retryLater("HTTP 429", after: .seconds(4)))
+                == .retryLater(.serverStatus(429), after: .seconds(4)))
     }
 
     @Test("403 not_enrolled on progress is a dead letter unless the course's enrollment is queued")

@@ -230,6 +230,7 @@ import Testing
         #expect(report.remaining == 2)
         #expect(try await harness.outbox.deadLetters().isEmpty)
         #expect(harness.engine.status.lastError == "offline")
+        #expect(harness.engine.status.error == .offline)
         #expect(!harness.monitor.isConnected)
     }
 

@@ -15,9 +15,9 @@ enum OutboxDecision: Sendable, Equatable {
     /// Stop the whole drain: the session is gone (every other write would meet the same refusal) or
     /// the server cannot be reached. The item stays queued, due again after `retryAfter` when given.
     /// Never a dead letter: the server did not refuse the write.
-    case halt(String, retryAfter: Duration?)
+    case halt(SyncError, retryAfter: Duration?)
     /// Not a refusal: keep the item and try again after `delay`; its resource sits out this drain.
-    case retryLater(String, after: Duration)
+    case retryLater(SyncError, after: Duration)
     /// The server refused the write for good: a dead letter with `reason` — unless `prerequisite`
     /// (a resource the write depends on) still has a write queued: then the item waits for it.
     case deadLetter(reason: String, unlessQueued: String?)
@@ -59,13 +59,13 @@ enum OutboxDecision: Sendable, Equatable {
             return .fetchAndMerge
         case 401:
             // The client already refreshed once and was refused again: the session is over.
-            return .halt("signed out", retryAfter: nil)
+            return .halt(.signedOut, retryAfter: nil)
         case 409 where code == "idempotency_in_progress":
             // The same key is still being applied (an earlier attempt whose answer never came):
             // not a refusal. Ask again later; the replay will carry that attempt's result.
-            return .retryLater("idempotency_in_progress", after: retryAfter ?? delay(forRetry: attempt, jitter: jitter))
+            return .retryLater(.idempotencyInProgress, after: retryAfter ?? delay(forRetry: attempt, jitter: jitter))
         case 408, 429, 500...599:
-            return .retryLater("HTTP \(status)", after: retryAfter ?? delay(forRetry: attempt, jitter: jitter))
+            return .retryLater(.serverStatus(status), after: retryAfter ?? delay(forRetry: attempt, jitter: jitter))
         case 403 where code == "not_enrolled":
             // Progress in a course whose enrollment is still queued: it goes after the enrollment.
             return .deadLetter(reason: "not_enrolled", unlessQueued: WriteDependency.prerequisite(of: resource))
@@ -81,18 +81,18 @@ enum OutboxDecision: Sendable, Equatable {
         case .sessionExpired, .unauthorized:
             // Signed out, the refresh refused (logout or password reset elsewhere), or the session
             // belongs to another user: the write waits, untouched, for its user to sign in again.
-            return .halt("signed out", retryAfter: nil)
+            return .halt(.signedOut, retryAfter: nil)
         case .noConnection, .timeout:
-            return .halt("offline", retryAfter: delay)
+            return .halt(.offline, retryAfter: delay)
         case .pinningFailed(let host):
             // Not offline and not the write's fault: every other write would meet the same server.
-            return .halt("pinning_failed: \(host)", retryAfter: delay)
+            return .halt(.pinningFailed(host: host), retryAfter: delay)
         case .untrustedCertificate(let host):
-            return .halt("untrusted_certificate: \(host)", retryAfter: delay)
+            return .halt(.untrustedCertificate(host: host), retryAfter: delay)
         case .cancelled:
-            return .halt("cancelled", retryAfter: delay)
+            return .halt(.cancelled, retryAfter: delay)
         default:
-            return .retryLater("\(error)", after: delay)
+            return .retryLater(.transport("\(error)"), after: delay)
         }
     }
 }

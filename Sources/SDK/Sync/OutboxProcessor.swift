@@ -11,9 +11,9 @@ struct OutboxProcessor: Sendable {
         /// The item waits for a queued write it depends on (``WriteDependency``).
         case waitsForPrerequisite
         /// Stop this resource for now (retry later).
-        case retryLater(String)
+        case retryLater(SyncError)
         /// Stop everything (offline or signed out).
-        case halt(String)
+        case halt(SyncError)
     }
 
     let client: APIClient
@@ -31,7 +31,7 @@ struct OutboxProcessor: Sendable {
         for item in items {
             // Cancelled (the engine's run() ended): leave the rest unclaimed, as it was.
             guard !Task.isCancelled else {
-                outcomes.append(.halt("cancelled"))
+                outcomes.append(.halt(.cancelled))
                 return outcomes
             }
             let outcome = await process(item)
@@ -57,7 +57,7 @@ struct OutboxProcessor: Sendable {
                 return current
             }
         } catch {
-            return .retryLater("store")
+            return .retryLater(.store)
         }
         guard let item = claimed else { return .gone }
         let attempt = item.attempts + 1
@@ -83,7 +83,7 @@ struct OutboxProcessor: Sendable {
                 OutboxDecision.decide(error: error, attempt: attempt, jitter: environment.jitter()), to: item, response: nil,
                 detail: "\(error)")
         } catch {
-            return await apply(.halt("cancelled", retryAfter: OutboxDecision.backoff.delay(forRetry: attempt)), to: item, response: nil)
+            return await apply(.halt(.cancelled, retryAfter: OutboxDecision.backoff.delay(forRetry: attempt)), to: item, response: nil)
         }
         let decision = OutboxDecision.decide(
             status: response.statusCode, problem: ProblemDetails.decode(response.body),
@@ -98,7 +98,7 @@ struct OutboxProcessor: Sendable {
         let problem = response.flatMap { ProblemDetails.decode($0.body) }
         switch decision {
         case .settle:
-            guard let response else { return .retryLater("store") }
+            guard let response else { return .retryLater(.store) }
             return await settle(item, response: response, at: now)
         case .resolveConflict:
             return await resolveConflict(item, serverVersion: problem?.currentVersion, serverJson: problem?.current)
@@ -106,14 +106,14 @@ struct OutboxProcessor: Sendable {
             // A first write met progress another device recorded: fetch it and merge.
             guard let (version, json) = await currentProgress(for: item) else {
                 await scheduleRetry(item, after: OutboxDecision.backoff.delay(forRetry: item.attempts + 1), error: "progress unavailable")
-                return .retryLater("progress unavailable")
+                return .retryLater(.progressUnavailable)
             }
             return await resolveConflict(item, serverVersion: version, serverJson: json)
         case .halt(let reason, let retryAfter):
-            if let retryAfter { await scheduleRetry(item, after: retryAfter, error: detail ?? reason) }
+            if let retryAfter { await scheduleRetry(item, after: retryAfter, error: detail ?? reason.description) }
             return .halt(reason)
         case .retryLater(let reason, let delay):
-            await scheduleRetry(item, after: delay, error: detail ?? reason)
+            await scheduleRetry(item, after: delay, error: detail ?? reason.description)
             return .retryLater(reason)
         case .deadLetter(let reason, let prerequisite):
             do {
@@ -121,7 +121,7 @@ struct OutboxProcessor: Sendable {
                 let moved = try await store.deadLetter(letter, unlessCreationQueuedFor: prerequisite)
                 return moved ? .deadLettered : .waitsForPrerequisite
             } catch {
-                return .retryLater("store")
+                return .retryLater(.store)
             }
         }
     }
@@ -142,7 +142,7 @@ struct OutboxProcessor: Sendable {
             await cache.invalidate(afterMutationOf: item.path)
             return .sent
         } catch {
-            return .retryLater("store")
+            return .retryLater(.store)
         }
     }
 
@@ -180,7 +180,7 @@ struct OutboxProcessor: Sendable {
                 }
             }
         } catch {
-            return .retryLater("store")
+            return .retryLater(.store)
         }
     }
 

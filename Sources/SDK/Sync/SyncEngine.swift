@@ -251,7 +251,7 @@ public actor SyncEngine {
     private func performDrain(ignoringRetryDelays: Bool) async -> SyncReport {
         statusBroadcaster.update { $0.isSyncing = true }
         var report = SyncReport()
-        var lastError: String?
+        var lastError: SyncError?
         // Resources told to retry later sit out the rest of this drain (their Retry-After holds
         // even when the caller asked to ignore retry delays).
         var waiting: Set<String> = []
@@ -271,12 +271,12 @@ public actor SyncEngine {
             var halted = false
             for batchStart in stride(from: 0, to: due.count, by: parallelResources) {
                 if Task.isCancelled {
-                    lastError = "cancelled"
+                    lastError = .cancelled
                     break rounds
                 }
                 // One drainer per store, across processes: take or renew the lease before each batch.
                 guard await holdDrainLease() else {
-                    lastError = "busy: another drain holds the store"
+                    lastError = .busy
                     break rounds
                 }
                 leased = true
@@ -315,7 +315,8 @@ public actor SyncEngine {
         let finishedAt = environment.now()
         statusBroadcaster.update { status in
             status.isSyncing = false
-            status.lastError = lastError
+            status.error = lastError
+            status.lastError = lastError?.description
             if lastError == nil { status.lastSyncAt = finishedAt }
         }
         if lastError == nil {

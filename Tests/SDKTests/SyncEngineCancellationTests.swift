@@ -38,5 +38,12 @@ import Testing
         let rest = try await harness.outbox.pending().filter { $0.resource != "profile" }
         #expect(rest.map(\.resource) == ["enrollment/course-2", "progress/\(OfflineHarness.courseID)/lesson-1"])
         #expect(rest.allSatisfy { $0.attempts == 0 })
+        // And the cancelled drain let go of the store: another engine on it drains the rest at once
+        let next = SyncEngine(
+            client: harness.client, store: harness.store, monitor: harness.monitor, cache: harness.cache,
+            environment: harness.environment.sdk)
+        let report = await next.syncNow()
+        #expect(next.status.error == nil)
+        #expect(report.sent == 2)
     }
 }

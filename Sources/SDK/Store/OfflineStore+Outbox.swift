@@ -91,8 +91,12 @@ extension OfflineStore {
     }
 
     /// Gives the drain lease up, if `owner` holds it.
-    func releaseDrainLease(owner: String) async throws {
-        try await writer.write { db in
+    ///
+    /// Synchronous on purpose: a drain ends this way when its task was cancelled too (sign-out,
+    /// another user's sign-in), and an async database access would refuse to run then, leaving
+    /// the store locked for the lease's remaining time.
+    func releaseDrainLease(owner: String) throws {
+        try writer.write { db in
             guard let holder = try Self.drainLease(db), holder.owner == owner else { return }
             try db.execute(sql: "DELETE FROM settings WHERE key = ?", arguments: [Self.drainLeaseKey])
         }
@@ -105,5 +109,28 @@ extension OfflineStore {
         let parts = value.split(separator: " ")
         guard parts.count == 2, let seconds = Double(parts[1]) else { return nil }
         return (String(parts[0]), Date(timeIntervalSince1970: seconds))
+    }
+
+    /// Settles an item the server accepted, in one transaction: its answer replaces the cached
+    /// state, the item leaves the outbox, and the resource's later items are rebased on the version
+    /// it produced (they were made on top of it, and would otherwise conflict with their own past).
+    func settleSent(_ item: OutboxItem, answer: Data, at now: Date) async throws {
+        try await writer.write { db in try Self.settleSent(db, item, answer: answer, at: now) }
+    }
+
+    /// ``settleSent(_:answer:at:)`` synchronously, for an answer that arrived after its drain was
+    /// cancelled (an async database access refuses to run in a cancelled task).
+    func settleSentNow(_ item: OutboxItem, answer: Data, at now: Date) throws {
+        try writer.write { db in try Self.settleSent(db, item, answer: answer, at: now) }
+    }
+
+    private static func settleSent(_ db: Database, _ item: OutboxItem, answer: Data, at now: Date) throws {
+        try LocalCache.apply(db, resource: item.resource, operation: item.operation, json: answer, at: now)
+        _ = try OutboxItem.deleteOne(db, key: item.id)
+        if let version = (JSONObject.decode(answer)?["version"] as? NSNumber)?.intValue {
+            try db.execute(
+                sql: "UPDATE outbox SET base_version = ?, base_json = ? WHERE resource = ? AND id > ?",
+                arguments: [version, answer, item.resource, item.id])
+        }
     }
 }

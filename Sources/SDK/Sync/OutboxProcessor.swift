@@ -128,16 +128,12 @@ struct OutboxProcessor: Sendable {
 
     private func settle(_ item: OutboxItem, response: APIResponse, at now: Date) async -> Outcome {
         do {
-            try await store.writer.write { db in
-                try LocalCache.apply(db, resource: item.resource, operation: item.operation, json: response.body, at: now)
-                _ = try OutboxItem.deleteOne(db, key: item.id)
-                // Later writes to the resource were made on top of this one: rebase them on
-                // the version it produced, or they would conflict with their own past.
-                if let version = (JSONObject.decode(response.body)?["version"] as? NSNumber)?.intValue {
-                    try db.execute(
-                        sql: "UPDATE outbox SET base_version = ?, base_json = ? WHERE resource = ? AND id > ?",
-                        arguments: [version, response.body, item.resource, item.id])
-                }
+            if Task.isCancelled {
+                // The drain was cancelled while this request was on the wire: its answer is still
+                // settled (an async access would refuse to run now), so the write is not sent again.
+                try store.settleSentNow(item, answer: response.body, at: now)
+            } else {
+                try await store.settleSent(item, answer: response.body, at: now)
             }
             await cache.invalidate(afterMutationOf: item.path)
             return .sent

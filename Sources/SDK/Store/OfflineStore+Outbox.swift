@@ -133,4 +133,12 @@ extension OfflineStore {
                 arguments: [version, answer, item.resource, item.id])
         }
     }
+
+    /// The user's work not yet on the server, counted in one read: queued writes, dead letters
+    /// and parked conflicts.
+    func unsyncedWork() async throws -> (pending: Int, deadLetters: Int, conflicts: Int) {
+        try await writer.read { db in
+            (try OutboxItem.fetchCount(db), try DeadLetter.fetchCount(db), try SyncConflict.fetchCount(db))
+        }
+    }
 }

@@ -130,10 +130,7 @@ public final class EduGoClient: Sendable {
     ///   waiting, dead letters or conflicts exist, unless `discardingPendingChanges` is true.
     public func signOut(discardingPendingChanges: Bool = false) async throws {
         if let session = try await resumeSession() {
-            let outbox = session.engine.outbox
-            let pending = try await outbox.pending().count
-            let deadLetters = try await outbox.deadLetters().count
-            let conflicts = try await outbox.conflicts().count
+            let (pending, deadLetters, conflicts) = try await session.store.unsyncedWork()
             if pending + deadLetters + conflicts > 0 && !discardingPendingChanges {
                 throw SignOutError.pendingChanges(count: pending, deadLetters: deadLetters, conflicts: conflicts)
             }

@@ -47,3 +47,37 @@ import Testing
         #expect(report.sent == 2)
     }
 }
+
+/// What a cancelled drain reports.
+@Suite(.timeLimit(.minutes(1))) struct CancelledDrainReportTests {
+    @Test("a drain cancelled mid-way reports the writes it left queued")
+    func cancelledDrainCountsWhatRemains() async throws {
+        // Given three writes and a server holding the first request
+        let harness = try await OfflineHarness(parallelResources: 1)
+        let (arrived, arrival) = AsyncStream<Void>.makeStream()
+        let (release, releasing) = AsyncStream<Void>.makeStream()
+        harness.routes.on(.patch, "/v1/users/me") { _ in
+            arrival.yield()
+            for await _ in release { break }
+            return .json(200, OfflineFixture.user(firstName: "Eve", version: 2))
+        }
+        _ = try await harness.profile.update(firstName: "Eve")
+        try await harness.enrollment.enroll(courseID: "course-2")
+        _ = try await harness.progress.record(courseID: OfflineHarness.courseID, lessonID: "lesson-1", watchedSeconds: 90)
+
+        // When the task running syncNow() is cancelled with the first write on the wire
+        let syncing = Task { await harness.engine.syncNow() }
+        var arrivals = arrived.makeAsyncIterator()
+        _ = await arrivals.next()
+        syncing.cancel()
+        releasing.yield()
+        releasing.finish()
+        let report = await syncing.value
+
+        // Then it reports the first as sent and the other two as remaining
+        #expect(report.sent == 1)
+        #expect(report.remaining == 2)
+        #expect(try await harness.outbox.pending().count == 2)
+        #expect(harness.engine.status.error == .cancelled)
+    }
+}

@@ -141,4 +141,10 @@ extension OfflineStore {
             (try OutboxItem.fetchCount(db), try DeadLetter.fetchCount(db), try SyncConflict.fetchCount(db))
         }
     }
+
+    /// How many writes wait in the outbox, read synchronously: a drain that was cancelled still
+    /// reports what it left (an async database access refuses to run in a cancelled task).
+    func pendingCountNow() throws -> Int {
+        try writer.read { db in try OutboxItem.fetchCount(db) }
+    }
 }

@@ -311,7 +311,7 @@ public actor SyncEngine {
             if !progressed { break }
         }
         if leased { try? store.releaseDrainLease(owner: drainerID) }
-        report.remaining = (try? await store.writer.read { db in try OutboxItem.fetchCount(db) }) ?? 0
+        report.remaining = (try? store.pendingCountNow()) ?? 0
         let finishedAt = environment.now()
         statusBroadcaster.update { status in
             status.isSyncing = false

@@ -52,7 +52,7 @@ struct SyncCommand: AsyncParsableCommand {
             } else {
                 Output.line("sent \(report.sent), dead letters \(report.deadLettered), conflicts \(report.conflictsParked), remaining \(report.remaining)")
             }
-            if report.remaining > 0, let error = status.lastError, error == "offline" || error.contains("noConnection") {
+            if report.remaining > 0, status.error == .offline {
                 throw CLIError.unreachable("server unreachable; \(report.remaining) change(s) still queued")
             }
             if status.conflictCount > 0 { throw CLIError.conflict("a conflict needs attention: run `edugo conflicts list`") }

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The real `edugo` binary against a live server that goes away and comes back.
-@Suite(.serialized) struct CLIEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct CLIEndToEndTests {
     @Test("login, list, a progress write queued while the server is down, sync now, status shows nothing pending")
     func offlineRoundTrip() async throws {
         try await withTemporaryDirectory { root in
@@ -50,6 +50,90 @@ import Testing
             #expect(json.keys.contains("oldest_pending_age_seconds"))
             let progress: CourseProgress = try await serverView(url).execute(endpoint: .Courses.progress(courseID))
             #expect(progress.lessons.first { $0.lessonId == lessonID }?.watchedSeconds == 321)
+            await server.shutdown()
+        }
+    }
+
+    @Test("edugo logout with only a dead letter is refused (exit 4) naming it; --discard-pending signs out")
+    func logoutRefusesWithADeadLetter() async throws {
+        try await withTemporaryDirectory { root in
+            try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+                let url = server.baseURL
+                let view = try await serverView(url)
+                let mine: Page<EnrolledCourse> = try await view.execute(endpoint: .Users.myCourses(limit: 100))
+                let all: Page<Course> = try await view.execute(endpoint: .Courses.list(limit: 100))
+                let enrolled = Set(mine.items.map(\.course.id))
+                let courseID = try #require(all.items.first { !enrolled.contains($0.id) }?.id)
+                let lessons: LessonList = try await view.execute(endpoint: .Courses.lessons(courseID))
+                let lessonID = try #require(lessons.items.first?.id)
+                let cli = CLIRunner(server: url, dataDirectory: root.appendingPathComponent("cli"))
+                let login = try await cli.run(["login", "--email", Demo.studentEmail, "--password-stdin"], input: Demo.studentPassword + "\n")
+                #expect(login.status == 0, "\(login.stderr)")
+
+                // Given progress in a course the learner is not enrolled in: refused, a dead letter
+                #expect(try await cli.run(["progress", "set", courseID, lessonID, "--watched", "30"]).status == 0)
+                _ = try await cli.run(["sync", "now"])
+                let status = try #require(try await cli.run(["sync", "status", "--json"]).json)
+                #expect(status["pending"] as? Int == 0)
+                #expect(status["dead_letters"] as? Int == 1)
+
+                // When the learner logs out, then it is refused, naming the dead letter
+                let refused = try await cli.run(["logout"])
+                #expect(refused.status == 4)
+                #expect(refused.stderr.contains("1 dead letter(s)"), "\(refused.stderr)")
+                #expect(try await cli.run(["whoami"]).status == 0)
+
+                // And with --discard-pending it signs out
+                let discarded = try await cli.run(["logout", "--discard-pending"])
+                #expect(discarded.status == 0, "\(discarded.stderr)")
+                #expect(try await cli.run(["whoami"]).status != 0)
+            }
+        }
+    }
+
+    @Test("two edugo sync now at once on one store: every write applied once, no dead letter, the session kept")
+    func twoProcessesDrainOneStore() async throws {
+        try await withTemporaryDirectory { root in
+            let server = try await EduGoTestServer.start { $0.seedDemoData = true }
+            let url = server.baseURL
+            let cli = CLIRunner(server: url, dataDirectory: root.appendingPathComponent("cli"))
+            let login = try await cli.run(["login", "--email", Demo.studentEmail, "--password-stdin"], input: Demo.studentPassword + "\n")
+            #expect(login.status == 0, "\(login.stderr)")
+            let view = try await serverView(url)
+            let mine: Page<EnrolledCourse> = try await view.execute(endpoint: .Users.myCourses(limit: 100))
+            let courseID = try #require(mine.items.first?.course.id)
+            let lessons: LessonList = try await view.execute(endpoint: .Courses.lessons(courseID))
+            let lessonIDs = Array(lessons.items.map(\.id).prefix(6))
+            try #require(lessonIDs.count >= 2)
+            let before: CourseProgress = try await view.execute(endpoint: .Courses.progress(courseID))
+            let versions = Dictionary(before.lessons.map { ($0.lessonId, $0.version) }, uniquingKeysWith: { $1 })
+
+            // Given progress on several lessons queued while the server was away
+            await server.stop()
+            for (index, lessonID) in lessonIDs.enumerated() {
+                #expect(try await cli.run(["progress", "set", courseID, lessonID, "--watched", "\(80_000 + index)"]).status == 0)
+            }
+            try await server.restart()
+
+            // When two processes sync the same store at once
+            async let first = cli.run(["sync", "now"])
+            async let second = cli.run(["sync", "now"])
+            let outcomes = try await [first, second]
+            for outcome in outcomes { #expect(outcome.status == 0, "\(outcome.stderr)") }
+            // (a process that found the store busy leaves its share to the other; a last sync settles any rest)
+            #expect(try await cli.run(["sync", "now"]).status == 0)
+
+            // Then every write was applied exactly once, nothing was refused, and the session lives on
+            let status = try #require(try await cli.run(["sync", "status", "--json"]).json)
+            #expect(status["pending"] as? Int == 0)
+            #expect(status["dead_letters"] as? Int == 0)
+            let after: CourseProgress = try await serverView(url).execute(endpoint: .Courses.progress(courseID))
+            for (index, lessonID) in lessonIDs.enumerated() {
+                let record = after.lessons.first { $0.lessonId == lessonID }
+                #expect(record?.watchedSeconds == 80_000 + index)
+                #expect(record?.version == (versions[lessonID] ?? 0) + 1, "lesson \(lessonID)")
+            }
+            #expect(try await cli.run(["whoami"]).status == 0)
             await server.shutdown()
         }
     }

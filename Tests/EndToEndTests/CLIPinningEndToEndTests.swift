@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The real `edugo` binary against a TLS server: `--ca-cert` and `--pin`.
-@Suite(.serialized) struct CLIPinningEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct CLIPinningEndToEndTests {
     @Test("--ca-cert with the right --pin works; a wrong --pin exits 5 with one line on stderr")
     func pinsOnTheCommandLine() async throws {
         try await withTemporaryDirectory { root in

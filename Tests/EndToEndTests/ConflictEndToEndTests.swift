@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Two devices of one learner edit the same progress and profile offline, then sync.
-@Suite(.serialized) struct ConflictEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct ConflictEndToEndTests {
     struct Expected: Sendable, CustomTestStringConvertible {
         var strategy: ConflictStrategy
         var watchedSeconds: Int

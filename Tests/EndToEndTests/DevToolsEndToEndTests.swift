@@ -9,7 +9,7 @@ import Synchronization
 import Testing
 
 /// The SDK against the dev server's fault rules and movable clock, through real HTTP.
-@Suite(.serialized) struct DevToolsEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct DevToolsEndToEndTests {
     /// A signed-in student of the server's fresh tenant, enrolled in a course, with a lesson to record.
     struct Learner {
         var session: OfflineSession

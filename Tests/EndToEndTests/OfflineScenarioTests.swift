@@ -5,8 +5,8 @@ import Foundation
 import Testing
 
 /// Lost responses, cache revalidation, rejected writes and sign-out, against a live server.
-@Suite(.serialized) struct OfflineScenarioTests {
-    @Test("a write whose response was lost is replayed with its key and applied once")
+@Suite(.serialized, .timeLimit(.minutes(3))) struct OfflineScenarioTests {
+    @Test("a write whose response was lost is replayed with its key, answered as a replay, and applied once")
     func lostResponseIsNotDuplicated() async throws {
         try await withTemporaryDirectory { root in
             try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
@@ -37,6 +37,19 @@ import Testing
                     await session.engine.syncNow()
                     return try await session.engine.outbox.pending().isEmpty
                 })
+                // The server committed the first attempt, and the replay carried the same key, so
+                // it answered from its record (Idempotent-Replayed) instead of applying it again
+                let puts = transport.matching.withLock { $0 }
+                try #require(puts.count == 2)
+                let firstAttempt = try #require(puts.first)
+                let replay = try #require(puts.last)
+                #expect(firstAttempt.response == nil)
+                let key = try #require(firstAttempt.request.headers["Idempotency-Key"])
+                #expect(replay.request.headers["Idempotency-Key"] == key)
+                #expect(replay.response?.statusCode == 200)
+                #expect(replay.response?.header("Idempotent-Replayed") == "true")
+                #expect(try await session.engine.outbox.deadLetters().isEmpty)
+                // And the lesson's version moved by exactly one
                 let after = try await serverView(url).execute(endpoint: .Courses.progress(courseID), as: CourseProgress.self)
                 let record = try #require(after.lessons.first { $0.lessonId == lesson.id })
                 #expect(record.watchedSeconds == 420)

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The offline-first SDK against a live server that goes away and comes back.
-@Suite(.serialized) struct OfflineSyncEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct OfflineSyncEndToEndTests {
     @Test("offline writes survive a new client on the same directory and sync by themselves exactly once")
     func offlineWritesSyncAfterRestart() async throws {
         try await withTemporaryDirectory { root in

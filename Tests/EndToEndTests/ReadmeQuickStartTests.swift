@@ -3,7 +3,7 @@ import EduGoTesting
 import Foundation
 import Testing
 
-@Suite struct ReadmeQuickStartTests {
+@Suite(.timeLimit(.minutes(3))) struct ReadmeQuickStartTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

@@ -9,7 +9,7 @@ import Testing
 
 /// The SDK against a real server speaking TLS on loopback: pins, validation before pins,
 /// rotation, the outbox, and both HTTP versions.
-@Suite struct TLSPinningEndToEndTests {
+@Suite(.timeLimit(.minutes(3))) struct TLSPinningEndToEndTests {
     @Test("the right pin works: sign in and list courses over HTTPS, with Strict-Transport-Security")
     func rightPinWorks() async throws {
         try await EduGoTestServer.with(tls: true) { server in

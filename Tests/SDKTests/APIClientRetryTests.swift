@@ -4,7 +4,7 @@ import Testing
 @testable import EduGoSDK
 
 /// The retry loop of `APIClient.send`, observed through the stub's requests and the recorded sleeps.
-@Suite struct APIClientRetryTests {
+@Suite(.timeLimit(.minutes(2))) struct APIClientRetryTests {
     let environment = TestEnvironment()
 
     /// A signed-in client (its token never needs a refresh) with `policy`.

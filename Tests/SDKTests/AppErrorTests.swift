@@ -7,7 +7,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-@Suite struct AppErrorTests {
+@Suite(.timeLimit(.minutes(2))) struct AppErrorTests {
     let english = Locale(identifier: "en_US")
     let spanish = Locale(identifier: "es_ES")
 

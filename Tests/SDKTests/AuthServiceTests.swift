@@ -3,7 +3,7 @@ import Testing
 
 @testable import EduGoSDK
 
-@Suite struct AuthServiceTests {
+@Suite(.timeLimit(.minutes(2))) struct AuthServiceTests {
     let environment = TestEnvironment()
 
     @Test("login stores the issued tokens and emits signedIn")

@@ -2,7 +2,7 @@ import Testing
 
 @testable import EduGoSDK
 
-@Suite struct BackoffTests {
+@Suite(.timeLimit(.minutes(2))) struct BackoffTests {
     func delays(_ backoff: Backoff, retries: ClosedRange<Int> = 1...5) -> [Duration] {
         retries.map { backoff.delay(forRetry: $0) }
     }

@@ -4,7 +4,7 @@ import Testing
 @testable import EduGoSDK
 
 /// The pinning configuration as a value, and how a pinning failure is classified.
-@Suite struct CertificatePinningTests {
+@Suite(.timeLimit(.minutes(2))) struct CertificatePinningTests {
     static let digest = Data(repeating: 7, count: 32)
     static let pin = "sha256/" + digest.base64EncodedString()
 

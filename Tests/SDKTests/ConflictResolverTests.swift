@@ -5,7 +5,7 @@ import Testing
 
 /// ``ConflictResolver/resolve(strategy:resource:base:local:server:serverVersion:)`` as a pure
 /// function: the strategy and three JSON objects in, a resolution out.
-@Suite struct ConflictResolverTests {
+@Suite(.timeLimit(.minutes(2))) struct ConflictResolverTests {
     static let progress = "progress/course-1/lesson-1"
     static let profile = "profile"
 

@@ -5,7 +5,7 @@ import Testing
 
 /// ``ConnectivityMonitor``: what it learns from requests, what it publishes, and its probe loop
 /// (sleeps are recorded by the virtual clock, never waited for).
-@Suite struct ConnectivityMonitorTests {
+@Suite(.timeLimit(.minutes(2))) struct ConnectivityMonitorTests {
     let environment = TestEnvironment()
 
     /// A probe that answers `answers` in turn (the last one repeats) and counts its calls.

@@ -5,7 +5,7 @@ import Testing
 
 /// Hostile ids and search strings never change which resource a request addresses.
 /// (EndpointTests covers `../admin?x=1#frag`, `..` and a mixed query; these go wider.)
-@Suite struct EndpointHostileInputTests {
+@Suite(.timeLimit(.minutes(2))) struct EndpointHostileInputTests {
     let base = URL(string: "https://api.edugo.dev")!
 
     static let hostile = [

@@ -3,7 +3,7 @@ import Testing
 
 @testable import EduGoSDK
 
-@Suite struct EndpointTests {
+@Suite(.timeLimit(.minutes(2))) struct EndpointTests {
     let base = URL(string: "https://api.edugo.dev")!
 
     @Test("a hostile id cannot climb out of its path segment")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import EduGoSDK
 
-@Suite struct FileTokenStoreTests {
+@Suite(.timeLimit(.minutes(2))) struct FileTokenStoreTests {
     /// A fresh directory (not yet created) under a unique temporary parent.
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("edugo-sdk-tests-\(UUID().uuidString)").appendingPathComponent("tokens")
@@ -44,7 +44,8 @@ import Testing
         try await store.save(rotated, for: Fixture.tokenKey)
         #expect(try await store.load(Fixture.tokenKey) == rotated)
         #expect(try files().count == 1)
-        #expect(try permissions(directory.appendingPathComponent(try files()[0])) == 0o600)
+        let file = try #require(try files().first)
+        #expect(try permissions(directory.appendingPathComponent(file)) == 0o600)
     }
 
     @Test("each tenant and account has its own file")
@@ -84,7 +85,8 @@ import Testing
     func hostileKey() async throws {
         try await store.save(tokens, for: TokenStoreKey(tenantID: "../../escape", account: "/etc/passwd"))
         #expect(try files().count == 1)
-        #expect(try files()[0].hasPrefix("session-"))
+        let file = try #require(try files().first)
+        #expect(file.hasPrefix("session-"))
     }
 
     @Test("removing a key deletes its file and only its file")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import EduGoSDK
 
-@Suite struct InMemoryTokenStoreTests {
+@Suite(.timeLimit(.minutes(2))) struct InMemoryTokenStoreTests {
     let tokens = SessionTokens(
         accessToken: "a", refreshToken: "r", accessTokenExpiresAt: Date(timeIntervalSince1970: 1_800_000_000), userID: "u",
         tenantID: "demo")

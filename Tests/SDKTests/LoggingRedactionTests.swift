@@ -4,7 +4,7 @@ import Testing
 @testable import EduGoSDK
 
 /// No log line, at any level, may contain a credential.
-@Suite struct LoggingRedactionTests {
+@Suite(.timeLimit(.minutes(2))) struct LoggingRedactionTests {
     /// Every secret a request or response below carries; none may reach the log.
     static let secrets = [
         "SECRET-BEARER-abc123", "SECRET-COOKIE", "SECRET-QUERY-TOKEN", "SECRET-QUERY-ACCESS", "SECRET-PASSWORD",

@@ -4,7 +4,7 @@ import Testing
 
 /// The memory layer of the response cache: bounded by entries and bytes, evicting the least
 /// recently used.
-@Suite struct MemoryLRUTests {
+@Suite(.timeLimit(.minutes(2))) struct MemoryLRUTests {
     @Test("beyond the entry limit the least recently stored entry is evicted")
     func evictsByEntryCount() {
         var lru = MemoryLRU<String>(maxEntries: 2, maxBytes: 1_000)

@@ -8,7 +8,7 @@ import FoundationNetworking
 #endif
 
 /// Every problem+json answer the server sends maps to one ``NetworkError``.
-@Suite struct NetworkErrorDecodingTests {
+@Suite(.timeLimit(.minutes(2))) struct NetworkErrorDecodingTests {
     struct ProblemCase: Sendable, CustomTestStringConvertible {
         var status: Int
         var code: String

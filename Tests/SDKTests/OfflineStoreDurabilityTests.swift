@@ -6,7 +6,7 @@ import Testing
 
 /// What the local database keeps when the app is closed and opened again: the store is closed,
 /// reopened from its file, and the migrator runs again on open.
-@Suite struct OfflineStoreDurabilityTests {
+@Suite(.timeLimit(.minutes(2))) struct OfflineStoreDurabilityTests {
     private func open(_ directory: URL) throws -> OfflineStore {
         try OfflineStore.open(directory: directory, tenantID: Fixture.tenantID, userID: OfflineHarness.userID)
     }

@@ -4,7 +4,7 @@ import Testing
 @testable import EduGoSDK
 
 /// How ``Outbox/enqueue(_:)`` folds writes to one resource together while they were never sent.
-@Suite struct OutboxCoalescingTests {
+@Suite(.timeLimit(.minutes(2))) struct OutboxCoalescingTests {
     let store: OfflineStore
     let outbox: Outbox
 
@@ -174,5 +174,38 @@ import Testing
         #expect(keys.count == 6)
         #expect(Set(keys).count == 6)
         #expect(keys.allSatisfy { UUID(uuidString: $0) != nil })
+    }
+}
+
+/// A write made while an item is on its first attempt is never merged into the body on the wire.
+@Suite(.timeLimit(.minutes(1))) struct InFlightCoalescingTests {
+    @Test("a write made during an item's first attempt is queued after it, not merged into the sent body")
+    func writeDuringTheFirstAttemptIsAppended() async throws {
+        // Given a progress write, and a learner who records the lesson again while it is on the wire
+        let harness = try await OfflineHarness()
+        let calls = Locked(0)
+        harness.routes.on(.put, OfflineHarness.progressPath) { _ in
+            let call = calls.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if call == 1 {
+                _ = try await harness.progress.record(courseID: OfflineHarness.courseID, lessonID: "lesson-1", watchedSeconds: 90)
+                return .json(200, OfflineFixture.progress(watched: 60, version: 1))
+            }
+            return .json(200, OfflineFixture.progress(watched: 90, version: 2))
+        }
+        _ = try await harness.progress.record(courseID: OfflineHarness.courseID, lessonID: "lesson-1", watchedSeconds: 60)
+
+        // When it drains
+        let report = await harness.engine.syncNow()
+
+        // Then both writes went, in order, each with its own key and body: the second was not lost
+        #expect(report.sent == 2)
+        let puts = harness.requests(.put, OfflineHarness.progressPath)
+        try #require(puts.count == 2)
+        #expect(puts.map { OfflineFixture.object($0.body)["watched_seconds"] as? Int } == [60, 90])
+        #expect(Set(puts.map { $0.headers["Idempotency-Key"] }).count == 2)
+        #expect(try await harness.outbox.pending().isEmpty)
     }
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import EduGoSDK
 
 /// The access token is refreshed before it expires, not after the server refuses it.
-@Suite struct ProactiveRefreshTests {
+@Suite(.timeLimit(.minutes(2))) struct ProactiveRefreshTests {
     let environment = TestEnvironment()
 
     /// A client whose stored token expires `secondsLeft` from now, against a server that

@@ -4,7 +4,7 @@ import Testing
 @testable import EduGoSDK
 
 /// At most 5 refreshes in 30 s, so a server that keeps refusing fresh tokens cannot cause a loop.
-@Suite struct RefreshWindowTests {
+@Suite(.timeLimit(.minutes(2))) struct RefreshWindowTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 
     /// Offers the window one attempt at each offset from `start` and returns its answers.

@@ -5,7 +5,7 @@ import Testing
 
 /// ``ResponseCache``: policies, TTL and ETag revalidation, per-user keys, invalidation and the
 /// stale-while-revalidate stream (a stub server, the virtual clock).
-@Suite struct ResponseCacheTests {
+@Suite(.timeLimit(.minutes(2))) struct ResponseCacheTests {
     static let course = Endpoint.Courses.get("course-1")
     static let coursePath = "/v1/courses/course-1"
     static let notModified = APIResponse(statusCode: 304, headers: Fixture.securityHeaders, body: Data())

@@ -3,7 +3,7 @@ import Testing
 
 @testable import EduGoSDK
 
-@Suite struct RetryAfterTests {
+@Suite(.timeLimit(.minutes(2))) struct RetryAfterTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test("delay-seconds parse as seconds")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import EduGoSDK
 
-@Suite struct RetryPolicyTests {
+@Suite(.timeLimit(.minutes(2))) struct RetryPolicyTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     let get = Fixture.request(.get)
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import EduGoSDK
 
-@Suite struct SecurityGuardTests {
+@Suite(.timeLimit(.minutes(2))) struct SecurityGuardTests {
     @Test(
         "plain HTTP is allowed to loopback hosts",
         arguments: ["http://127.0.0.1:8080", "http://127.0.0.53", "http://localhost:8080", "http://LOCALHOST", "http://[::1]:8080"])

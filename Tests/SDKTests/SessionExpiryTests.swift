@@ -4,7 +4,7 @@ import Testing
 @testable import EduGoSDK
 
 /// A rejected refresh ends the session; a refresh that could not reach the server keeps it.
-@Suite struct SessionExpiryTests {
+@Suite(.timeLimit(.minutes(2))) struct SessionExpiryTests {
     let environment = TestEnvironment()
 
     @Test("a refresh answered 401 invalid_refresh_token clears the tokens and emits sessionExpired")

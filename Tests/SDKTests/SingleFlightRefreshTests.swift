@@ -4,7 +4,7 @@ import Testing
 @testable import EduGoSDK
 
 /// One refresh at a time, however many requests need it.
-@Suite struct SingleFlightRefreshTests {
+@Suite(.timeLimit(.minutes(2))) struct SingleFlightRefreshTests {
     let environment = TestEnvironment()
 
     /// A server whose refresh issues `fresh` (after letting other callers pile up) and whose

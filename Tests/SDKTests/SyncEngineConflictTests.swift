@@ -4,7 +4,7 @@ import Testing
 @testable import EduGoSDK
 
 /// Version conflicts met while draining, settled by the ``ConflictPolicy`` or by the app.
-@Suite struct SyncEngineConflictTests {
+@Suite(.timeLimit(.minutes(2))) struct SyncEngineConflictTests {
     static let course = OfflineHarness.courseID
     static let path = OfflineHarness.progressPath
     /// The server's record after another device wrote: watched 300 s, version 2.

@@ -4,7 +4,7 @@ import Testing
 @testable import EduGoSDK
 
 /// How a drain settles each outbox item by the server's answer (a stub transport, the virtual clock).
-@Suite struct SyncEngineDrainTests {
+@Suite(.timeLimit(.minutes(2))) struct SyncEngineDrainTests {
     static let course = OfflineHarness.courseID
     static let progressPath = OfflineHarness.progressPath
     static let noContent = APIResponse(statusCode: 204, headers: Fixture.securityHeaders, body: Data())
@@ -230,6 +230,7 @@ import Testing
         #expect(report.remaining == 2)
         #expect(try await harness.outbox.deadLetters().isEmpty)
         #expect(harness.engine.status.lastError == "offline")
+        #expect(harness.engine.status.error == .offline)
         #expect(!harness.monitor.isConnected)
     }
 

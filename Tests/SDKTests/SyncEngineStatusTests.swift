@@ -4,7 +4,7 @@ import Testing
 @testable import EduGoSDK
 
 /// The ``SyncStatus`` the engine publishes on ``SyncEngine/statusUpdates()``.
-@Suite struct SyncEngineStatusTests {
+@Suite(.timeLimit(.minutes(2))) struct SyncEngineStatusTests {
     static let course = OfflineHarness.courseID
     static let path = OfflineHarness.progressPath
 

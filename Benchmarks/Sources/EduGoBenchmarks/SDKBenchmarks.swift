@@ -89,8 +89,9 @@ struct SDKBenchmarks {
 
     func cacheLatency(server: URL, iterations: Int) async throws -> [Measurement] {
         let client = APIClient(configuration: APIConfiguration(baseURL: server, tenantID: "demo", retryPolicy: .none))
-        try await AuthService(client: client).login(email: "student1@demo.edugo.dev", password: "Demo-Student-2026")
-        let store = try OfflineStore.open(directory: scratch.appendingPathComponent(UUID().uuidString), tenantID: "demo", userID: "s1")
+        let user = try await AuthService(client: client).login(email: "student1@demo.edugo.dev", password: "Demo-Student-2026")
+        // The signed-in user's store: the cache fetches only with its own user's token.
+        let store = try OfflineStore.open(directory: scratch.appendingPathComponent(UUID().uuidString), tenantID: "demo", userID: user.id)
         let warm = ResponseCache(client: client, store: store)
         let page: Page<Course> = try await warm.fetchJSON(.Courses.list(limit: 1), policy: .networkOnly)
         guard let id = page.items.first?.id else { throw BenchError.unexpected("no course") }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Owns the session tokens and refreshes them: single-flight, proactively before expiry, once
-/// after a 401, bounded by a ``RefreshWindow``.
+/// after a 401, bounded by a ``RefreshWindow``. Before refreshing it re-reads the ``TokenStore``,
+/// so tokens another process sharing the store rotated meanwhile are adopted, not refreshed again.
 ///
 /// A refresh that fails for lack of network keeps the session (the learner stays signed in
 /// offline); a refresh the server rejects clears the tokens and emits ``SessionEvent/sessionExpired``.
@@ -154,6 +155,18 @@ public actor TokenRefreshCoordinator {
     /// (`generation`): a late answer never restores a signed-out session, overwrites the next
     /// user's tokens, or signs the next user out.
     private func exchange(_ refreshToken: String, generation started: Int) async throws -> SessionTokens {
+        // Another process on the same token store (an app extension, a second `edugo`) may have
+        // refreshed since these tokens were loaded: our refresh token is spent then, and sending it
+        // would look like reuse to the server. Re-read the store and adopt what it holds.
+        var refreshToken = refreshToken
+        if let stored = try? await store.load(key), stored.refreshToken != refreshToken {
+            guard generation == started else { throw Self.sessionChanged }
+            if let current = tokens, stored.userID == current.userID, stored.tenantID == current.tenantID {
+                tokens = stored
+                if stored.accessTokenExpiresAt > environment.now().addingTimeInterval(leeway) { return stored }
+                refreshToken = stored.refreshToken
+            }
+        }
         let new: SessionTokens
         do {
             new = try await refresher(refreshToken)

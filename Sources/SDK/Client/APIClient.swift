@@ -191,11 +191,19 @@ struct CallLimits: Sendable {
     var retryPolicy: RetryPolicy
     var deadline: Date?
 
+    init(retryPolicy: RetryPolicy, deadline: Date? = nil) {
+        self.retryPolicy = retryPolicy
+        self.deadline = deadline
+    }
+
     /// The limits of a refresh for a read, starting `now`.
     init(read policy: ReadRefreshPolicy, now: Date) {
-        self.retryPolicy = policy.retryPolicy
-        self.deadline = now.addingTimeInterval(policy.budget.timeInterval)
+        self.init(retryPolicy: policy.retryPolicy, deadline: now.addingTimeInterval(policy.budget.timeInterval))
     }
+
+    /// The limits of an outbox send: one attempt. The outbox has its own retry schedule
+    /// (`OutboxDecision`: backoff, `Retry-After`), never the client's policy nested inside it.
+    static let outboxSend = CallLimits(retryPolicy: .none)
 }
 
 /// A decoded body with its response metadata.

@@ -13,6 +13,10 @@ public final class OfflineSession: Sendable {
     public let profile: ProfileRepository
     public let enrollment: EnrollmentRepository
     public let preferences: Preferences
+    /// Set by ``stop()``: a running ``run()`` ends, and a later one returns at once.
+    private let stopRequested = Broadcaster(false)
+    /// How many ``run()`` calls are under way.
+    private let runs = Broadcaster(0)
 
     init(client: APIClient, store: OfflineStore, monitor: ConnectivityMonitor, policy: ConflictPolicy, environment: SDKEnvironment) {
         self.store = store
@@ -27,9 +31,27 @@ public final class OfflineSession: Sendable {
     }
 
     /// Syncs in the background (drains at start, on reconnect, after writes, when retries fall
-    /// due; refreshes cached collections) until the calling task is cancelled.
+    /// due; refreshes cached collections) until the calling task is cancelled, or the session ends
+    /// (another user signs in on the client, or this one signs out).
     public func run() async {
-        await engine.run()
+        guard !stopRequested.value else { return }
+        runs.update { $0 += 1 }
+        defer { runs.update { $0 -= 1 } }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.engine.run() }
+            group.addTask {
+                for await stopped in self.stopRequested.subscribe() where stopped { return }
+            }
+            _ = await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Ends the session's background work: every ``run()`` stops (a drain under way after its
+    /// request in flight) and has returned when this returns; a later ``run()`` returns at once.
+    func stop() async {
+        stopRequested.update { $0 = true }
+        for await count in runs.subscribe() where count == 0 { return }
     }
 }
 
@@ -82,9 +104,12 @@ public final class EduGoClient: Sendable {
     }
 
     /// Signs in and opens the user's offline session.
+    ///
+    /// When another user's session was open, its background work is stopped first, and has
+    /// ended when this returns: one user's sync never runs beside another's.
     public func signIn(email: String, password: String) async throws -> OfflineSession {
         let user = try await auth.login(email: email, password: password)
-        let session = try openSession(userID: user.id)
+        let session = try await switchSession(to: user.id)
         try await session.store.writer.write { [environment] db in
             try CachedEntity.make(user, kind: .profile, id: "me", version: user.version, at: environment.now()).save(db)
         }
@@ -95,28 +120,33 @@ public final class EduGoClient: Sendable {
     /// offline: nothing is fetched.
     public func resumeSession() async throws -> OfflineSession? {
         guard let tokens = await api.session.currentTokens() else { return nil }
-        return try openSession(userID: tokens.userID)
+        return try await switchSession(to: tokens.userID)
     }
 
-    /// Signs out: revokes the session on the server (when reachable), forgets the tokens and
-    /// deletes the user's local store. Cancel the task running the session's ``OfflineSession/run()``
-    /// first.
+    /// Signs out: stops the session's ``OfflineSession/run()`` and waits for it, revokes the session
+    /// on the server (when reachable), forgets the tokens and deletes the user's local store.
     ///
     /// - Throws: ``SignOutError/pendingChanges(count:deadLetters:conflicts:)`` while writes are
     ///   waiting, dead letters or conflicts exist, unless `discardingPendingChanges` is true.
     public func signOut(discardingPendingChanges: Bool = false) async throws {
         if let session = try await resumeSession() {
-            let outbox = session.engine.outbox
-            let pending = try await outbox.pending().count
-            let deadLetters = try await outbox.deadLetters().count
-            let conflicts = try await outbox.conflicts().count
+            let (pending, deadLetters, conflicts) = try await session.store.unsyncedWork()
             if pending + deadLetters + conflicts > 0 && !discardingPendingChanges {
                 throw SignOutError.pendingChanges(count: pending, deadLetters: deadLetters, conflicts: conflicts)
             }
+            await session.stop()
             current.withLock { $0 = nil }
             try session.store.destroy()
         }
         try await auth.logout()
+    }
+
+    /// The open session of `userID`; another user's open session is stopped (and awaited) first.
+    private func switchSession(to userID: String) async throws -> OfflineSession {
+        if let previous = current.withLock({ $0 }), previous.store.userID != userID {
+            await previous.stop()
+        }
+        return try openSession(userID: userID)
     }
 
     /// The open session of `userID`, opening its store the first time (one store per user).

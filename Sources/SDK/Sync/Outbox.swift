@@ -83,17 +83,13 @@ public struct Outbox: Sendable {
         try await store.writer.read { db in try DeadLetter.order(Column("failed_at").desc).fetchAll(db) }
     }
 
-    /// Moves a dead letter back into the outbox to be tried again.
+    /// Moves a dead letter back into the outbox to be tried again, with its `Idempotency-Key`.
+    ///
+    /// It goes back to its place: it replays before the writes to its resource made after it, so
+    /// an old intent never overwrites a newer one. Its key may be on the server already, so no
+    /// later write is merged into it. It has a new 24 hours before it is `stale`.
     public func retryDeadLetter(id: Int64) async throws {
-        try await store.writer.write { db in
-            guard let letter = try DeadLetter.fetchOne(db, key: id) else { return }
-            var item = OutboxItem(
-                id: nil, resource: letter.resource, operation: letter.operation, method: letter.method, path: letter.path,
-                body: letter.body, baseVersion: letter.baseVersion, baseJson: letter.baseJson,
-                idempotencyKey: letter.idempotencyKey, createdAt: now(), attempts: 0, nextAttemptAt: nil, lastError: nil)
-            try letter.delete(db)
-            try item.insert(db)
-        }
+        try await store.requeueDeadLetter(id: id, at: now())
     }
 
     /// Drops a dead letter for good.
@@ -119,25 +115,10 @@ public enum ConflictChoice: Sendable, Equatable {
 
 extension Outbox {
     /// Settles a parked conflict: back into the outbox (mine, custom) or dropped (server).
+    ///
+    /// A write sent again goes back to its place, before the writes to its resource made after
+    /// it, on top of the server's version; no later write is merged into it.
     public func resolveConflict(id: Int64, choice: ConflictChoice) async throws {
-        let created = now()
-        try await store.writer.write { db in
-            guard let conflict = try SyncConflict.fetchOne(db, key: id) else { return }
-            try conflict.delete(db)
-            let body: Data?
-            switch choice {
-            case .keepServer:
-                try LocalCache.apply(db, resource: conflict.resource, operation: .update, json: conflict.serverJson, at: created)
-                return
-            case .keepMine: body = conflict.body
-            case .custom(let custom): body = custom
-            }
-            var item = OutboxItem(
-                id: nil, resource: conflict.resource, operation: conflict.operation, method: conflict.method,
-                path: conflict.path, body: body, baseVersion: conflict.serverVersion, baseJson: conflict.serverJson,
-                idempotencyKey: conflict.idempotencyKey, createdAt: created, attempts: 0, nextAttemptAt: nil,
-                lastError: nil)
-            try item.insert(db)
-        }
+        try await store.settleConflict(id: id, choice: choice, at: now())
     }
 }

@@ -1,16 +1,19 @@
 import Foundation
 import GRDB
 
-/// Sends outbox items of one resource, in order, and settles each by the server's answer.
+/// Sends outbox items of one resource, in order, and settles each by the server's answer
+/// (decided by ``OutboxDecision``, applied here).
 struct OutboxProcessor: Sendable {
     enum Outcome: Sendable, Equatable {
         case sent, deadLettered, parked, resend
         /// The item left the outbox before it was sent (a create cancelled by a delete).
         case gone
+        /// The item waits for a queued write it depends on (``WriteDependency``).
+        case waitsForPrerequisite
         /// Stop this resource for now (retry later).
-        case retryLater(String)
+        case retryLater(SyncError)
         /// Stop everything (offline or signed out).
-        case halt(String)
+        case halt(SyncError)
     }
 
     let client: APIClient
@@ -19,15 +22,23 @@ struct OutboxProcessor: Sendable {
     let policy: ConflictPolicy
     let environment: SDKEnvironment
     let staleAfter: TimeInterval
+    /// Items this drain already resent ``OutboxDecision/conflictResendLimit`` times after a
+    /// conflict: another conflict parks them for the user.
+    var resendsExhausted: Set<Int64> = []
 
     func process(_ items: [OutboxItem]) async -> [Outcome] {
         var outcomes: [Outcome] = []
         for item in items {
+            // Cancelled (the engine's run() ended): leave the rest unclaimed, as it was.
+            guard !Task.isCancelled else {
+                outcomes.append(.halt(.cancelled))
+                return outcomes
+            }
             let outcome = await process(item)
             outcomes.append(outcome)
             switch outcome {
             case .sent, .deadLettered, .parked, .gone: continue
-            case .resend, .retryLater, .halt: return outcomes
+            case .resend, .waitsForPrerequisite, .retryLater, .halt: return outcomes
             }
         }
         return outcomes
@@ -46,15 +57,16 @@ struct OutboxProcessor: Sendable {
                 return current
             }
         } catch {
-            return .retryLater("store")
+            return .retryLater(.store)
         }
         guard let item = claimed else { return .gone }
+        let attempt = item.attempts + 1
         let now = environment.now()
         if now.timeIntervalSince(item.createdAt) > staleAfter {
-            return (try? await deadLetter(item, reason: "stale", status: nil, problem: nil)) ?? .retryLater("store")
+            return await apply(.deadLetter(reason: "stale", unlessQueued: nil), to: item, response: nil)
         }
         guard let endpoint = Endpoint(method: item.method, encodedPath: item.path) else {
-            return (try? await deadLetter(item, reason: "invalid_path", status: nil, problem: nil)) ?? .retryLater("store")
+            return await apply(.deadLetter(reason: "invalid_path", unlessQueued: nil), to: item, response: nil)
         }
         var body = item.body
         if let version = item.baseVersion, item.operation != .delete {
@@ -64,82 +76,86 @@ struct OutboxProcessor: Sendable {
         do {
             // Sent only with the store's user's token: never another account's write.
             response = try await client.send(
-                endpoint: endpoint, body: body, headers: ["Idempotency-Key": item.idempotencyKey], limits: nil, asUser: store.userID)
+                endpoint: endpoint, body: body, headers: ["Idempotency-Key": item.idempotencyKey], limits: .outboxSend,
+                asUser: store.userID)
         } catch let error as NetworkError {
-            switch error {
-            case .sessionExpired, .unauthorized:
-                return .halt("signed out")
-            case .noConnection, .timeout:
-                await scheduleRetry(item, after: nil, error: "\(error)")
-                return .halt("offline")
-            case .pinningFailed(let host), .untrustedCertificate(let host):
-                // Not offline and not the write's fault: keep it (never dead-lettered), report
-                // why, and stop the drain, since every other write would meet the same server.
-                await scheduleRetry(item, after: nil, error: "\(error)")
-                return .halt(error == .pinningFailed(host: host) ? "pinning_failed: \(host)" : "untrusted_certificate: \(host)")
-            default:
-                await scheduleRetry(item, after: nil, error: "\(error)")
-                return .retryLater("\(error)")
-            }
+            return await apply(
+                OutboxDecision.decide(error: error, attempt: attempt, jitter: environment.jitter()), to: item, response: nil,
+                detail: "\(error)")
         } catch {
-            await scheduleRetry(item, after: nil, error: "cancelled")
-            return .halt("cancelled")
+            return await apply(.halt(.cancelled, retryAfter: OutboxDecision.backoff.delay(forRetry: attempt)), to: item, response: nil)
         }
-        return await settle(item, response: response)
+        let decision = OutboxDecision.decide(
+            status: response.statusCode, problem: ProblemDetails.decode(response.body),
+            retryAfter: RetryAfter.parse(response.header("Retry-After"), now: now), resource: item.resource, attempt: attempt,
+            jitter: environment.jitter())
+        return await apply(decision, to: item, response: response)
     }
 
-    private func settle(_ item: OutboxItem, response: APIResponse) async -> Outcome {
+    /// Carries out `decision` on `item`; `detail` is kept on the item as its last error when it is rescheduled.
+    private func apply(_ decision: OutboxDecision, to item: OutboxItem, response: APIResponse?, detail: String? = nil) async -> Outcome {
         let now = environment.now()
-        let problem = ProblemDetails.decode(response.body)
-        switch response.statusCode {
-        case 200..<300:
-            do {
-                try await store.writer.write { db in
-                    try LocalCache.apply(db, resource: item.resource, operation: item.operation, json: response.body, at: now)
-                    _ = try OutboxItem.deleteOne(db, key: item.id)
-                    // Later writes to the resource were made on top of this one: rebase them on
-                    // the version it produced, or they would conflict with their own past.
-                    if let version = (JSONObject.decode(response.body)?["version"] as? NSNumber)?.intValue {
-                        try db.execute(
-                            sql: "UPDATE outbox SET base_version = ?, base_json = ? WHERE resource = ? AND id > ?",
-                            arguments: [version, response.body, item.resource, item.id])
-                    }
-                }
-                await cache.invalidate(afterMutationOf: item.path)
-                return .sent
-            } catch {
-                return .retryLater("store")
-            }
-        case 409 where problem?.code == "version_conflict", 412 where problem?.code == "version_conflict":
+        let problem = response.flatMap { ProblemDetails.decode($0.body) }
+        switch decision {
+        case .settle:
+            guard let response else { return .retryLater(.store) }
+            return await settle(item, response: response, at: now)
+        case .resolveConflict:
             return await resolveConflict(item, serverVersion: problem?.currentVersion, serverJson: problem?.current)
-        case 428 where item.resource.hasPrefix("progress/"):
+        case .fetchAndMerge:
             // A first write met progress another device recorded: fetch it and merge.
-            guard let (version, json) = await currentProgress(for: item) else { return .retryLater("progress unavailable") }
+            guard let (version, json) = await currentProgress(for: item) else {
+                await scheduleRetry(item, after: OutboxDecision.backoff.delay(forRetry: item.attempts + 1), error: "progress unavailable")
+                return .retryLater(.progressUnavailable)
+            }
             return await resolveConflict(item, serverVersion: version, serverJson: json)
-        case 401:
-            return .halt("signed out")
-        case 409 where problem?.code == "idempotency_in_progress":
-            // The same key is still being applied (an earlier attempt whose answer never came):
-            // not a refusal. Ask again later; the replay will carry that attempt's result.
-            let retryAfter = RetryAfter.parse(response.header("Retry-After"), now: now)
-            await scheduleRetry(item, after: retryAfter, error: "HTTP 409 idempotency_in_progress")
-            return .retryLater("idempotency_in_progress")
-        case 408, 429, 500...599:
-            let retryAfter = RetryAfter.parse(response.header("Retry-After"), now: now)
-            await scheduleRetry(item, after: retryAfter, error: "HTTP \(response.statusCode)")
-            return .retryLater("HTTP \(response.statusCode)")
-        default:
-            return (try? await deadLetter(item, reason: problem?.code ?? "http_\(response.statusCode)", status: response.statusCode, problem: response.body))
-                ?? .retryLater("store")
+        case .halt(let reason, let retryAfter):
+            if let retryAfter { await scheduleRetry(item, after: retryAfter, error: detail ?? reason.description) }
+            return .halt(reason)
+        case .retryLater(let reason, let delay):
+            await scheduleRetry(item, after: delay, error: detail ?? reason.description)
+            return .retryLater(reason)
+        case .deadLetter(let reason, let prerequisite):
+            do {
+                let letter = item.deadLetter(reason: reason, status: response?.statusCode, problem: response?.body, at: now)
+                let moved = try await store.deadLetter(letter, unlessCreationQueuedFor: prerequisite)
+                return moved ? .deadLettered : .waitsForPrerequisite
+            } catch {
+                return .retryLater(.store)
+            }
+        }
+    }
+
+    private func settle(_ item: OutboxItem, response: APIResponse, at now: Date) async -> Outcome {
+        do {
+            if Task.isCancelled {
+                // The drain was cancelled while this request was on the wire: its answer is still
+                // settled (an async access would refuse to run now), so the write is not sent again.
+                try store.settleSentNow(item, answer: response.body, at: now)
+            } else {
+                try await store.settleSent(item, answer: response.body, at: now)
+            }
+            await cache.invalidate(afterMutationOf: item.path)
+            return .sent
+        } catch {
+            return .retryLater(.store)
         }
     }
 
     private func resolveConflict(_ item: OutboxItem, serverVersion: Int?, serverJson: Data?) async -> Outcome {
         let now = environment.now()
         let strategy = policy.strategy(for: item.resource)
-        let resolution = ConflictResolver.resolve(
+        let proposed = ConflictResolver.resolve(
             strategy: strategy, resource: item.resource, base: item.baseJson, local: item.body, server: serverJson,
             serverVersion: serverVersion ?? 0)
+        let resolution: ConflictResolver.Resolution
+        if case .resend = proposed, serverVersion == nil || item.id.map(resendsExhausted.contains) == true {
+            // Without the server's version there is nothing to send on top of; and a write that
+            // met a newer version again and again is for the user to settle. Park it, never loop.
+            resolution = .park
+        } else {
+            resolution = proposed
+        }
         do {
             return try await store.writer.write { db -> Outcome in
                 switch resolution {
@@ -160,7 +176,7 @@ struct OutboxProcessor: Sendable {
                 }
             }
         } catch {
-            return .retryLater("store")
+            return .retryLater(.store)
         }
     }
 
@@ -175,24 +191,12 @@ struct OutboxProcessor: Sendable {
         return (lesson.version, json)
     }
 
-    private func deadLetter(_ item: OutboxItem, reason: String, status: Int?, problem: Data?) async throws -> Outcome {
+    private func scheduleRetry(_ item: OutboxItem, after delay: Duration, error: String) async {
         let now = environment.now()
-        try await store.writer.write { db in
-            try item.deadLetter(reason: reason, status: status, problem: problem, at: now).insert(db)
-            _ = try OutboxItem.deleteOne(db, key: item.id)
-        }
-        return .deadLettered
-    }
-
-    private func scheduleRetry(_ item: OutboxItem, after retryAfter: Duration?, error: String) async {
-        let now = environment.now()
-        let attempts = max(1, item.attempts + 1)
-        let backoff = min(300, pow(2, Double(min(attempts, 9))))
-        let delay = retryAfter.map { Double($0.components.seconds) } ?? backoff
         try? await store.writer.write { db in
             try db.execute(
                 sql: "UPDATE outbox SET next_attempt_at = ?, last_error = ? WHERE id = ?",
-                arguments: [now.addingTimeInterval(delay), error, item.id])
+                arguments: [now.addingTimeInterval(delay.timeInterval), error, item.id])
         }
     }
 }

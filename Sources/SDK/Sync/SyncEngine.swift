@@ -7,10 +7,12 @@ import GRDB
 /// It drains at start, whenever the connection comes back, whenever a write is enqueued while
 /// online, and when delayed retries fall due. ``syncNow()`` drains at once and reports.
 ///
-/// Per item, the server's answer decides: 2xx — done; 409/412 — the ``ConflictPolicy``;
-/// 400/403/404/422 — dead letter with the server's problem; 408/429/5xx or no answer — retried
-/// later with backoff and `Retry-After`; an item older than the ``staleAfter`` interval becomes a
-/// dead letter (`stale`) instead of vanishing.
+/// Per item, the server's answer decides (`OutboxDecision`): 2xx — done; 409/412 — the
+/// ``ConflictPolicy``; 400/403/404/422 — dead letter with the server's problem; 408/429/5xx, 409
+/// `idempotency_in_progress` or no answer — retried later with backoff and `Retry-After`; 401 — the
+/// drain stops and the writes wait for the user; an item older than the ``staleAfter`` interval
+/// becomes a dead letter (`stale`) instead of vanishing. Progress in a course waits for a queued
+/// enrollment in it.
 public actor SyncEngine {
     public let outbox: Outbox
     public let monitor: ConnectivityMonitor
@@ -23,7 +25,14 @@ public actor SyncEngine {
     let parallelResources: Int
     private let statusBroadcaster = Broadcaster(SyncStatus())
     private let kicks = Broadcaster<Int>(0)
-    private var draining: Task<SyncReport, Never>?
+    /// This engine's name on the store's drain lease (one drainer per store, across processes).
+    private let drainerID = UUID().uuidString
+    /// How long a drain lease lasts unless renewed (before every batch): a drainer that died
+    /// holds the store no longer than this.
+    static let drainLease: TimeInterval = 120
+    /// Whether a drain is under way, and the callers waiting for its report.
+    private var draining = false
+    private var joiners: [CheckedContinuation<SyncReport, Never>] = []
     private let refreshes = RefreshQueue()
     /// Why each job's last refresh failed, until one succeeds.
     private var staleReasons: [RefreshJob: StaleReason] = [:]
@@ -79,6 +88,9 @@ public actor SyncEngine {
 
     /// Drains at start and then whenever there is reason to, until cancelled. Also runs the
     /// connectivity monitor's probe loop.
+    ///
+    /// Its drains run inside it: cancelling the task that runs it stops a drain under way once the
+    /// request in flight has its answer; the writes not yet sent stay queued, untouched.
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.monitor.run() }
@@ -103,7 +115,8 @@ public actor SyncEngine {
         }
     }
 
-    /// Drains now (waiting for a drain already under way) and reports what happened.
+    /// Drains now (waiting for a drain already under way) and reports what happened. While another
+    /// engine or process drains the same store it sends nothing (`lastError` says so).
     ///
     /// Unlike the background drains it does not wait for items' retry delays: the caller asked now.
     @discardableResult
@@ -188,11 +201,15 @@ public actor SyncEngine {
     }
 
     /// The outbox per resource, in enqueue order, keeping only the resources whose first item is
-    /// due: a later write of a resource never overtakes an earlier one waiting for its retry.
+    /// due: a later write of a resource never overtakes an earlier one waiting for its retry. A
+    /// resource whose prerequisite has a creation queued (progress in a course being enrolled in,
+    /// see ``WriteDependency``) waits until that creation is settled.
     static func dueQueues(_ db: Database, now: Date) throws -> [(resource: String, items: [OutboxItem])] {
         var queues: [(resource: String, items: [OutboxItem])] = []
         var index: [String: Int] = [:]
+        var creations: Set<String> = []
         for item in try OutboxItem.order(OutboxItem.Columns.id).fetchAll(db) {
+            if item.operation == .create { creations.insert(item.resource) }
             if let position = index[item.resource] {
                 queues[position].items.append(item)
             } else {
@@ -200,25 +217,47 @@ public actor SyncEngine {
                 queues.append((item.resource, [item]))
             }
         }
-        return queues.filter { queue in queue.items[0].nextAttemptAt.map { $0 <= now } ?? true }
+        return queues.filter { queue in
+            guard let first = queue.items.first else { return false }
+            if let prerequisite = WriteDependency.prerequisite(of: queue.resource), creations.contains(prerequisite) { return false }
+            return first.nextAttemptAt.map { $0 <= now } ?? true
+        }
     }
 
+    /// Drains in the caller's task (so cancelling the task — ``run()``'s, when the drain is one of
+    /// its children — stops the drain after the request in flight), or, while another caller's
+    /// drain is under way, waits for that drain's report.
     func drain(ignoringRetryDelays: Bool = false) async -> SyncReport {
-        if let draining { return await draining.value }
-        let task = Task { await self.performDrain(ignoringRetryDelays: ignoringRetryDelays) }
-        draining = task
-        let report = await task.value
-        draining = nil
+        if draining {
+            return await withCheckedContinuation { joiners.append($0) }
+        }
+        draining = true
+        let report = await performDrain(ignoringRetryDelays: ignoringRetryDelays)
+        draining = false
+        let waiting = joiners
+        joiners = []
+        for joiner in waiting { joiner.resume(returning: report) }
         return report
+    }
+
+    /// Takes or renews the store's drain lease for ``drainLease`` seconds; false while another
+    /// drainer (another engine, another process) holds it.
+    private func holdDrainLease() async -> Bool {
+        let now = environment.now()
+        let held = try? await store.acquireDrainLease(owner: drainerID, now: now, until: now.addingTimeInterval(Self.drainLease))
+        return held == true
     }
 
     private func performDrain(ignoringRetryDelays: Bool) async -> SyncReport {
         statusBroadcaster.update { $0.isSyncing = true }
         var report = SyncReport()
-        var lastError: String?
+        var lastError: SyncError?
         // Resources told to retry later sit out the rest of this drain (their Retry-After holds
         // even when the caller asked to ignore retry delays).
         var waiting: Set<String> = []
+        // Conflict resends per item in this drain (bounded by OutboxDecision.conflictResendLimit).
+        var resends: [Int64: Int] = [:]
+        var leased = false
         rounds: while !Task.isCancelled {
             let now = ignoringRetryDelays ? Date.distantFuture : environment.now()
             // Items of one resource go in order; different resources go side by side.
@@ -226,27 +265,42 @@ public actor SyncEngine {
                 try Self.dueQueues(db, now: now).filter { !waiting.contains($0.resource) }
             }), !due.isEmpty else { break }
             let processor = OutboxProcessor(
-                client: client, store: store, cache: cache, policy: policy, environment: environment, staleAfter: staleAfter)
+                client: client, store: store, cache: cache, policy: policy, environment: environment, staleAfter: staleAfter,
+                resendsExhausted: Set(resends.filter { $0.value >= OutboxDecision.conflictResendLimit }.keys))
             var progressed = false
             var halted = false
             for batchStart in stride(from: 0, to: due.count, by: parallelResources) {
+                if Task.isCancelled {
+                    lastError = .cancelled
+                    break rounds
+                }
+                // One drainer per store, across processes: take or renew the lease before each batch.
+                guard await holdDrainLease() else {
+                    lastError = .busy
+                    break rounds
+                }
+                leased = true
                 let batch = due[batchStart..<min(due.count, batchStart + parallelResources)]
-                let results = await withTaskGroup(of: (String, [OutboxProcessor.Outcome]).self) { group in
+                let results = await withTaskGroup(of: (String, [OutboxItem], [OutboxProcessor.Outcome]).self) { group in
                     for queue in batch {
                         let (resource, items) = (queue.resource, queue.items)
-                        group.addTask { (resource, await processor.process(items)) }
+                        group.addTask { (resource, items, await processor.process(items)) }
                     }
-                    var all: [(String, [OutboxProcessor.Outcome])] = []
+                    var all: [(String, [OutboxItem], [OutboxProcessor.Outcome])] = []
                     for await outcomes in group { all.append(outcomes) }
                     return all
                 }
-                for (resource, outcomes) in results {
-                    for outcome in outcomes {
+                for (resource, items, outcomes) in results {
+                    // Outcomes follow the items in order (processing stops at the first that pauses).
+                    for (item, outcome) in zip(items, outcomes) {
                         switch outcome {
                         case .sent: report.sent += 1; progressed = true
                         case .deadLettered: report.deadLettered += 1; progressed = true
                         case .parked: report.conflictsParked += 1; progressed = true
-                        case .resend, .gone: progressed = true
+                        case .resend:
+                            progressed = true
+                            if let id = item.id { resends[id, default: 0] += 1 }
+                        case .gone, .waitsForPrerequisite: progressed = true
                         case .retryLater(let error): lastError = error; waiting.insert(resource)
                         case .halt(let error): lastError = error; halted = true
                         }
@@ -256,11 +310,13 @@ public actor SyncEngine {
             }
             if !progressed { break }
         }
-        report.remaining = (try? await store.writer.read { db in try OutboxItem.fetchCount(db) }) ?? 0
+        if leased { try? store.releaseDrainLease(owner: drainerID) }
+        report.remaining = (try? store.pendingCountNow()) ?? 0
         let finishedAt = environment.now()
         statusBroadcaster.update { status in
             status.isSyncing = false
-            status.lastError = lastError
+            status.error = lastError
+            status.lastError = lastError?.description
             if lastError == nil { status.lastSyncAt = finishedAt }
         }
         if lastError == nil {

@@ -9,7 +9,9 @@ public struct SyncStatus: Sendable, Equatable {
     public var isSyncing: Bool = false
     public var isConnected: Bool = true
     public var lastSyncAt: Date?
-    /// The last failure that stopped a drain (for display).
+    /// Why the last drain stopped short, `nil` when it sent everything it could.
+    public var error: SyncError?
+    /// ``error`` as text, for display.
     public var lastError: String?
     public var deadLetterCount: Int = 0
     public var conflictCount: Int = 0

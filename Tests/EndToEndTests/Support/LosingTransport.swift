@@ -14,6 +14,8 @@ final class LosingTransport: HTTPTransport {
     private let remaining: Mutex<Int>
     private let matches: @Sendable (APIRequest) -> Bool
     let lost = Mutex<[APIResponse]>([])
+    /// Every matching request with the answer the client got (`nil` when it was thrown away).
+    let matching = Mutex<[RecordingTransport.Exchange]>([])
 
     init(losing count: Int, where matches: @escaping @Sendable (APIRequest) -> Bool) {
         self.remaining = Mutex(count)
@@ -26,6 +28,9 @@ final class LosingTransport: HTTPTransport {
             guard remaining > 0 else { return false }
             remaining -= 1
             return true
+        }
+        if matches(request) {
+            matching.withLock { $0.append(RecordingTransport.Exchange(request: request, response: drop ? nil : response)) }
         }
         if drop {
             lost.withLock { $0.append(response) }

@@ -40,7 +40,9 @@ final class Routes: Sendable {
             return script
         }
         switch script {
-        case .outcomes(let outcomes): return try outcomes[0].resolve()
+        case .outcomes(let outcomes):
+            guard let next = outcomes.first else { return .problem(500, code: "empty_script") }
+            return try next.resolve()
         case .handler(let handler): return try await handler(request)
         case nil: return .problem(500, code: "unscripted_route")
         }
@@ -73,7 +75,8 @@ struct OfflineHarness: Sendable {
     ///   - store: defaults to a fresh in-memory store of `demo` / `user-1`.
     init(
         store: OfflineStore? = nil, environment: TestEnvironment = TestEnvironment(), policy: ConflictPolicy = ConflictPolicy(),
-        parallelResources: Int = 8, limits: ResponseCache.Limits = ResponseCache.Limits(), routes: Routes = Routes()
+        parallelResources: Int = 8, limits: ResponseCache.Limits = ResponseCache.Limits(), routes: Routes = Routes(),
+        retryPolicy: RetryPolicy = .none
     ) async throws {
         let store = try store ?? OfflineStore.inMemory(tenantID: Fixture.tenantID, userID: Self.userID)
         let monitor = ConnectivityMonitor(initiallyConnected: true, environment: environment.sdk) { true }
@@ -81,7 +84,7 @@ struct OfflineHarness: Sendable {
         // The session is the store's user's: the SDK never sends one user's writes with another's token.
         let tokens = await Fixture.store(holding: Fixture.session(expiresAt: .distantFuture, userID: store.userID))
         let client = APIClient(
-            configuration: Fixture.configuration(), transport: transport, tokenStore: tokens, environment: environment.sdk,
+            configuration: Fixture.configuration(retryPolicy: retryPolicy), transport: transport, tokenStore: tokens, environment: environment.sdk,
             observers: [monitor], logger: .silent)
         let cache = ResponseCache(client: client, store: store, limits: limits, now: environment.sdk.now)
         let engine = SyncEngine(

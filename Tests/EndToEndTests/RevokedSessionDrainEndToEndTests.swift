@@ -1,0 +1,74 @@
+import EduGoSDK
+import EduGoTesting
+import EduGoServer
+import Foundation
+import Testing
+
+/// A session the server ended while writes were queued: the drain halts, and the writes wait in
+/// the outbox for the learner to sign in again. They are never dead-lettered (the server did not
+/// refuse them) and never sent with any token but the session's own.
+@Suite(.timeLimit(.minutes(3))) struct RevokedSessionDrainEndToEndTests {
+    @Test("a password reset elsewhere ends the session while writes are queued: the drain halts, nothing is dead-lettered or sent with another token")
+    func revokedSessionHaltsTheDrain() async throws {
+        try await withTemporaryDirectory { root in
+            try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+                let url = server.baseURL
+                let view = try await serverView(url)
+                let mine: Page<EnrolledCourse> = try await view.execute(endpoint: .Users.myCourses(limit: 100))
+                let courseID = try #require(mine.items.first?.course.id)
+                let lessons: LessonList = try await view.execute(endpoint: .Courses.lessons(courseID))
+                let lessonID = try #require(lessons.items.first?.id)
+                let transport = RecordingTransport()
+                let client = EduGoClient(
+                    configuration: APIConfiguration(baseURL: url, tenantID: "demo", retryPolicy: .none, readRefresh: patientReads),
+                    dataDirectory: root, transport: transport, environment: fastEnvironment)
+                let session = try await client.signIn(email: Demo.studentEmail, password: Demo.studentPassword)
+                let signedIn = try #require(await client.api.session.currentTokens())
+
+                // Given two writes of the learner's queued (the engine is not running: they wait)
+                _ = try await session.profile.update(firstName: "Revocada")
+                _ = try await session.progress.record(courseID: courseID, lessonID: lessonID, watchedSeconds: 45)
+                let queued = Set(try await session.engine.outbox.pending().map(\.resource))
+                #expect(queued == ["profile", "progress/\(courseID)/\(lessonID)"])
+                // And the learner's password reset on another device, which ends every session of
+                // theirs: the access token is refused and so is the refresh token
+                let auth = AuthService(client: view)
+                try await auth.forgotPassword(email: Demo.studentEmail)
+                let resetToken = try await mailedToken(kind: "reset_password", to: Demo.studentEmail, client: view)
+                try await auth.resetPassword(token: resetToken, newPassword: "Otra-Clave-2026")
+                let sentBefore = transport.exchanges { _ in true }.count
+
+                // When the outbox drains
+                let report = await session.engine.syncNow()
+
+                // Then it halted at the refusal: nothing sent, nothing dead-lettered, both writes queued
+                #expect(report.sent == 0)
+                #expect(report.deadLettered == 0)
+                #expect(report.remaining == 2)
+                #expect(try await session.engine.outbox.deadLetters().isEmpty)
+                #expect(Set(try await session.engine.outbox.pending().map(\.resource)) == queued)
+                // And the status says why, with the writes still counted as pending
+                #expect(session.engine.status.error == .signedOut)
+                #expect(session.engine.status.lastError == "signed out")
+                #expect(session.engine.status.pendingCount == 2)
+                #expect(session.engine.status.deadLetterCount == 0)
+                #expect(await client.api.session.currentTokens() == nil)
+                // And every write request of the drain carried the session's own token, once per item
+                let drained = transport.exchanges { _ in true }.dropFirst(sentBefore)
+                let writes = drained.filter { !$0.request.url.path.hasPrefix("/v1/auth/") }
+                #expect(!writes.isEmpty)
+                #expect(writes.count <= 2)
+                for write in writes {
+                    #expect(write.request.headers["Authorization"] == "Bearer \(signedIn.accessToken)")
+                    #expect(write.response?.statusCode == 401)
+                }
+                // And the server holds none of them
+                let fresh = try await serverView(url, password: "Otra-Clave-2026")
+                let me: User = try await fresh.execute(endpoint: .Users.me)
+                #expect(me.firstName != "Revocada")
+                let progress: CourseProgress = try await fresh.execute(endpoint: .Courses.progress(courseID))
+                #expect(progress.lessons.first { $0.lessonId == lessonID }?.watchedSeconds != 45)
+            }
+        }
+    }
+}

@@ -115,6 +115,8 @@ public final class EduGoClient: Sendable {
             }
             current.withLock { $0 = nil }
             try session.store.destroy()
+            // The user's downloaded lesson files go with the store.
+            Downloads.removeAll(dataDirectory: dataDirectory, tenantID: session.store.tenantID, userID: session.store.userID)
         }
         try await auth.logout()
     }

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// A file's name is `<lesson id>.<sha256>`: a lesson's new media never overwrites the file a
 /// download in progress is reading, and the store removes the old one once the new one is
-/// recorded. With in-memory storage the directory is a temporary one, removed at shutdown.
+/// recorded. With in-memory storage the directory is a temporary one, made on the first upload and
+/// removed at shutdown.
 struct MediaDirectory: Sendable {
     let root: URL
     /// Whether the server made `root` for this run only (in-memory storage) and removes it at shutdown.
@@ -22,6 +23,7 @@ struct MediaDirectory: Sendable {
                 .appendingPathComponent("edugo-media-\(UUID().uuidString.lowercased())", isDirectory: true)
             isTemporary = true
         }
+        guard !isTemporary else { return }  // made on the first upload: most in-memory servers never get one
         // What is left in `.incoming` was being received when the last run ended: never visible, now garbage.
         try? FileManager.default.removeItem(at: root.appendingPathComponent(".incoming", isDirectory: true))
         try FileManager.default.createDirectory(
@@ -31,9 +33,11 @@ struct MediaDirectory: Sendable {
     /// Where uploads are written while they arrive.
     var incoming: URL { root.appendingPathComponent(".incoming", isDirectory: true) }
 
-    /// A fresh path for an upload in progress.
-    func stagingFile() -> URL {
-        incoming.appendingPathComponent(UUID().uuidString.lowercased() + ".part")
+    /// A fresh path for an upload in progress (creating the staging directory if needed).
+    func stagingFile() throws -> URL {
+        try FileManager.default.createDirectory(
+            at: incoming, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return incoming.appendingPathComponent(UUID().uuidString.lowercased() + ".part")
     }
 
     /// The directory of `tenant`'s files.

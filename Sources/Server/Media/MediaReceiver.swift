@@ -21,7 +21,7 @@ struct MediaReceiver: Sendable {
     ///   `415 media_type_mismatch` when the first bytes are not `type`'s signature,
     ///   `400 empty_media` for an empty body, or the transport's error.
     func receive(_ body: HummingbirdCore.RequestBody, declaredType type: MediaType) async throws -> StagedMedia {
-        let staging = directory.stagingFile()
+        let staging = try directory.stagingFile()
         do {
             let (size, digest) = try await FileSystem.shared.withFileHandle(
                 forWritingAt: FilePath(staging.path), options: .newFile(replaceExisting: false, permissions: [.ownerReadWrite])

@@ -162,6 +162,15 @@ public actor Downloads {
             }
             let request = MediaRequest(url: try mediaURL(courseID: courseID, lessonID: lessonID), headers: headers)
             var writer: FileHandle?
+            // Bytes arriving are hashed on the way and written 1 MiB at a time; a resume hashes the
+            // partial file's bytes from disk first, so a byte that changed there is caught too.
+            var hasher = SHA256()
+            var pending = Data()
+            func flush() throws {
+                guard !pending.isEmpty else { return }
+                try writer?.write(contentsOf: pending)
+                pending.removeAll(keepingCapacity: true)
+            }
             var received = offset
             var total: Int64?
             var etag: String?
@@ -188,7 +197,9 @@ public actor Downloads {
                         throw DownloadError.invalidResponse("no SHA-256 ETag")
                     }
                     etag = tag
-                    if head.statusCode == 200 {
+                    if head.statusCode == 206 {
+                        hasher = try Self.hasher(ofFile: partial)
+                    } else {
                         try? FileManager.default.removeItem(at: partial)
                         guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
                             throw DownloadError.invalidResponse("could not create \(partial.lastPathComponent)")
@@ -203,7 +214,9 @@ public actor Downloads {
                     onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .downloading))
                 }, onChunk: { data in
                     try Task.checkCancellation()
-                    try writer?.write(contentsOf: data)
+                    hasher.update(data: data)
+                    pending.append(data)
+                    if pending.count >= 1 << 20 { try flush() }
                     received += Int64(data.count)
                     onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .downloading))
                 })
@@ -213,6 +226,7 @@ public actor Downloads {
                 try? writer?.close()
                 throw error
             } catch {
+                try? flush()
                 try? writer?.synchronize()
                 try? writer?.close()
                 if error is CancellationError { throw error }
@@ -230,6 +244,7 @@ public actor Downloads {
             case nil:
                 break
             }
+            try flush()
             try writer?.synchronize()
             try writer?.close()
             guard let etag, let expected = DownloadRecord.sha256(of: etag) else {
@@ -237,7 +252,7 @@ public actor Downloads {
             }
             if let total, received != total { throw DownloadError.interrupted(bytesReceived: received) }
             onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .verifying))
-            let actual = try Self.sha256(of: partial)
+            let actual = Self.hex(hasher.finalize())
             guard actual == expected else {
                 try? FileManager.default.removeItem(at: partial)
                 await forget(lessonID)
@@ -395,13 +410,29 @@ public actor Downloads {
 
     /// The SHA-256 of a file, read 1 MiB at a time.
     static func sha256(of url: URL) throws -> String {
+        hex(try hasher(ofFile: url).finalize())
+    }
+
+    /// A hasher fed with a file's bytes, read 1 MiB at a time.
+    static func hasher(ofFile url: URL) throws -> SHA256 {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         var hasher = SHA256()
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
             hasher.update(data: chunk)
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return hasher
+    }
+
+    static func hex(_ digest: SHA256.Digest) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Removes every downloaded file of a user (sign-out).

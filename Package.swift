@@ -53,6 +53,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                // Lesson media: uploads streamed to disk off the event loop (Hummingbird's FileIO uses it too).
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
             ],
             path: "Sources/Server",
             resources: [.copy("Resources/openapi.yaml"), .copy("Resources/Console")],

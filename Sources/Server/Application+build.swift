@@ -36,7 +36,7 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
             await configuration.onServerRunning?(port)
         },
         logger: logger)
-    app.addServices(DatabaseCloser(tenants: deps.tenants))
+    app.addServices(DatabaseCloser(tenants: deps.tenants, media: deps.media))
     return app
 }
 
@@ -90,6 +90,7 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
         mailer: Mailer(mailbox: mailbox, logger: logger, now: configuration.now),
         mailbox: mailbox,
         idempotency: IdempotencyCoordinator(retention: configuration.idempotencyRetention, now: configuration.now),
+        media: try MediaDirectory(storage: configuration.storage),
         logger: logger)
     deps.faults = faults
     deps.clock = clock
@@ -134,7 +135,8 @@ func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
             servesTLS: deps.configuration.tls != nil,
             trustForwardedProto: deps.configuration.trustForwardedProto,
             accessLog: deps.accessLog, metrics: deps.metrics, notesFaults: deps.faults != nil,
-            now: deps.configuration.now, verifiedTokens: deps.tokens.verified))
+            now: deps.configuration.now, verifiedTokens: deps.tokens.verified,
+            hasOwnBodyLimit: { MediaRoutes.isMediaPath($0) }))
     if !deps.configuration.trustedProxies.isEmpty {
         let proxies = deps.configuration.trustedProxies.compactMap { CIDRBlock($0) }
         router.add(middleware: ClientAddressMiddleware(trustedProxies: proxies))
@@ -167,12 +169,15 @@ private func seedDemoTenants(
 }
 
 /// Closes every tenant database once the server has shut down gracefully.
+/// Removes the temporary media directory of in-memory storage too.
 struct DatabaseCloser: Service {
     let tenants: TenantRegistry
+    let media: MediaDirectory
 
     func run() async throws {
         try? await gracefulShutdown()
         await tenants.close()
+        media.removeIfTemporary()
     }
 }
 
@@ -184,5 +189,6 @@ enum ResourceRoutes {
         EnrollmentRoutes(deps: deps).register(in: &routes)
         LessonRoutes(deps: deps).register(in: &routes)
         ProgressRoutes(deps: deps).register(in: &routes)
+        MediaRoutes(deps: deps, directory: deps.media).register(in: &routes)
     }
 }

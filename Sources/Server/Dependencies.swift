@@ -14,6 +14,8 @@ struct Dependencies: Sendable {
     let mailer: Mailer
     let mailbox: DevMailbox?
     let idempotency: IdempotencyCoordinator
+    /// Where lesson media files live.
+    let media: MediaDirectory
     let logger: Logger
 
     // MARK: Dev tools (issue 14): nil outside dev mode

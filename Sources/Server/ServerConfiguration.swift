@@ -94,6 +94,12 @@ public struct ServerConfiguration: Sendable {
     /// reopened on demand.
     public var maxOpenTenants = 32
 
+    // MARK: - Lesson media (issue 15)
+
+    /// The largest lesson media file accepted, in bytes (512 MiB by default); a larger upload
+    /// answers 413 as soon as the limit is crossed. Media uploads are not held by ``maxBodySize``.
+    public var maxMediaSize = 512 << 20
+
     // MARK: - TLS (issue 16)
 
     /// Serve HTTPS with this certificate and key (every connection, TLS 1.2 at least); plain

@@ -73,6 +73,13 @@ struct EduGoServerCommand: AsyncParsableCommand {
         help: "Most connections served at once; more wait in the backlog. [EDUGO_MAX_CONNECTIONS] (default: 512)")
     var maxConnections: Int?
 
+    // MARK: Lesson media (issue 15)
+
+    @Option(
+        name: .customLong("max-media-size"),
+        help: "Largest lesson media upload in bytes; a larger one answers 413. [EDUGO_MAX_MEDIA_SIZE] (default: 536870912, 512 MiB)")
+    var maxMediaSize: Int?
+
     // MARK: TLS (issue 16)
 
     @Option(name: .customLong("tls-cert"), help: "Serve HTTPS with this PEM certificate chain (leaf first); needs --tls-key. [EDUGO_TLS_CERT]")
@@ -236,6 +243,9 @@ struct EduGoServerCommand: AsyncParsableCommand {
         }
         if let count = try number(maxConnections, "EDUGO_MAX_CONNECTIONS", "max-connections", 1...1_000_000) {
             configuration.maxConnections = count
+        }
+        if let bytes = try number(maxMediaSize, "EDUGO_MAX_MEDIA_SIZE", "max-media-size", 1...(1 << 40)) {
+            configuration.maxMediaSize = bytes
         }
     }
 

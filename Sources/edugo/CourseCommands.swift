@@ -74,7 +74,8 @@ func courseJSON(_ course: Course) -> [String: Any] {
 
 struct LessonsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "lessons", abstract: "A course's lessons.", subcommands: [List.self], defaultSubcommand: List.self)
+        commandName: "lessons", abstract: "A course's lessons.", subcommands: [List.self, LessonsUploadCommand.self],
+        defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List a course's lessons.")

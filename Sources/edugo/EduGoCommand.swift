@@ -18,7 +18,7 @@ struct EduGoCommand: AsyncParsableCommand {
         subcommands: [
             LoginCommand.self, LogoutCommand.self, WhoAmICommand.self, CoursesCommand.self, LessonsCommand.self,
             EnrollCommand.self, ProgressCommand.self, ProfileCommand.self, SyncCommand.self, OutboxCommand.self,
-            DeadLettersCommand.self, ConflictsCommand.self,
+            DeadLettersCommand.self, ConflictsCommand.self, DownloadCommand.self, DownloadsCommand.self,
         ])
 
     static func main() async {

@@ -8,6 +8,12 @@ enum Output {
         FileHandle.standardOutput.write(data + Data("\n".utf8))
     }
 
+    /// One compact JSON object per line (progress events).
+    static func jsonLine(_ object: Any) {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+
     static func line(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }

@@ -72,9 +72,11 @@ import Testing
         }
     }
 
-    @Test("the body calls cover every operation of the spec that declares a requestBody")
+    @Test("the body calls cover every operation of the spec that declares a JSON requestBody")
     func coversEveryOperationWithABody() throws {
+        // uploadLessonMedia's body is a file, not JSON, with a limit of its own (LessonMediaTests).
         let withBody = try SpecDocument.load().operations.filter(\.hasRequestBody).map(\.operationID)
+            .filter { $0 != "uploadLessonMedia" }
 
         #expect(Set(Self.bodyCalls.keys) == Set(withBody))
     }

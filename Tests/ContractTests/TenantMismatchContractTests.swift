@@ -58,6 +58,18 @@ import Testing
         "deleteLesson": {
             try await $0.deleteLesson(path: .init(id: "x", lessonId: "y"), headers: .init(xTenantID: other)).forbidden
         },
+        "uploadLessonMedia": {
+            try await $0.uploadLessonMedia(
+                path: .init(id: "x", lessonId: "y"), headers: .init(xTenantID: other, ifMatch: "\"1\""),
+                body: .pdf(.init(Array("%PDF-1.7".utf8)))
+            ).forbidden
+        },
+        "downloadLessonMedia": {
+            try await $0.downloadLessonMedia(path: .init(id: "x", lessonId: "y"), headers: .init(xTenantID: other)).forbidden
+        },
+        "deleteLessonMedia": {
+            try await $0.deleteLessonMedia(path: .init(id: "x", lessonId: "y"), headers: .init(xTenantID: other)).forbidden
+        },
         "getProgress": { try await $0.getProgress(path: .init(id: "x"), headers: .init(xTenantID: other)).forbidden },
         "putProgress": {
             try await $0.putProgress(path: .init(id: "x"), headers: .init(xTenantID: other), body: .json(.init(lessonId: "y")))

@@ -33,6 +33,13 @@ import Testing
             try await $0.updateLesson(path: .init(id: "x", lessonId: "y"), body: .json(.init(title: "T", version: 1))).unauthorized
         },
         "deleteLesson": { try await $0.deleteLesson(path: .init(id: "x", lessonId: "y")).unauthorized },
+        "uploadLessonMedia": {
+            try await $0.uploadLessonMedia(
+                path: .init(id: "x", lessonId: "y"), headers: .init(ifMatch: "\"1\""), body: .pdf(.init(Array("%PDF-1.7".utf8)))
+            ).unauthorized
+        },
+        "downloadLessonMedia": { try await $0.downloadLessonMedia(path: .init(id: "x", lessonId: "y")).unauthorized },
+        "deleteLessonMedia": { try await $0.deleteLessonMedia(path: .init(id: "x", lessonId: "y")).unauthorized },
         "getProgress": { try await $0.getProgress(path: .init(id: "x")).unauthorized },
         "putProgress": { try await $0.putProgress(path: .init(id: "x"), body: .json(.init(lessonId: "y"))).unauthorized },
     ]

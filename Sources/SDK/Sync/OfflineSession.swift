@@ -137,6 +137,8 @@ public final class EduGoClient: Sendable {
             await session.stop()
             current.withLock { $0 = nil }
             try session.store.destroy()
+            // The user's downloaded lesson files go with the store.
+            Downloads.removeAll(dataDirectory: dataDirectory, tenantID: session.store.tenantID, userID: session.store.userID)
         }
         try await auth.logout()
     }

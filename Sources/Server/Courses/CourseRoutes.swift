@@ -78,6 +78,8 @@ struct CourseRoutes {
         let identity = try context.requireIdentity()
         let id = try request.pathParameter("id", context)
         try await identity.store.deleteCourse(id, by: identity)
+        // The deleted lessons' media files go too.
+        try? await identity.store.sweepMedia(in: deps.media)
         return JSONResponse.empty()
     }
 

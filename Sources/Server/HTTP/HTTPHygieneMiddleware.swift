@@ -25,6 +25,8 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
     var now: @Sendable () -> Date = { Date() }
     /// Where the access log finds a known bearer token's tenant without decoding the token again.
     var verifiedTokens: VerifiedTokenCache? = nil
+    /// Paths whose request body is a streamed file with its own limit (lesson media), exempt from ``maxBodySize``.
+    var hasOwnBodyLimit: @Sendable (String) -> Bool = { _ in false }
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -39,7 +41,9 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
 
         var response: Response
         do {
-            if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBodySize {
+            if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBodySize,
+                !hasOwnBodyLimit(request.uri.path)
+            {
                 throw APIError.payloadTooLarge(limit: maxBodySize)
             }
             response = try await next(request, context)

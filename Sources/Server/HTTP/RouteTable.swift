@@ -12,6 +12,9 @@ struct RouteTable {
         case open
         /// Only a caller with a valid access token of a live session (``AuthenticationMiddleware``).
         case authenticated
+        /// Authenticated, with a streamed body of its own size limit: not behind the idempotency
+        /// middleware (which reads the whole body) nor the JSON body limit.
+        case authenticatedStreaming
     }
 
     private(set) var entries: [(method: HTTPRequest.Method, path: String, access: Access, handler: Handler)] = []
@@ -52,12 +55,15 @@ struct RouteTable {
     ) {
         let authenticated = router.group()
         if let authentication { authenticated.add(middleware: authentication) }
+        let streaming = router.group()
+        if let authentication { streaming.add(middleware: authentication) }
         if let idempotency { authenticated.add(middleware: idempotency) }
         var served: [String: Set<HTTPRequest.Method>] = [:]
         for entry in entries {
             switch entry.access {
             case .open: router.on(RouterPath(entry.path), method: entry.method, use: entry.handler)
             case .authenticated: authenticated.on(RouterPath(entry.path), method: entry.method, use: entry.handler)
+            case .authenticatedStreaming: streaming.on(RouterPath(entry.path), method: entry.method, use: entry.handler)
             }
             served[entry.path, default: []].insert(entry.method)
         }

@@ -12,6 +12,8 @@ struct LessonResponse: Encodable, Sendable {
     var version: Int
     var createdAt: Date
     var updatedAt: Date
+    /// The lesson's media, when it has some (the member is left out otherwise).
+    var media: LessonMediaResponse?
 
     init(_ record: LessonRecord) {
         self.id = record.id
@@ -24,10 +26,11 @@ struct LessonResponse: Encodable, Sendable {
         self.version = record.version
         self.createdAt = record.createdAt
         self.updatedAt = record.updatedAt
+        self.media = LessonMediaResponse(record)
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, courseId, title, content, order, durationMinutes, videoUrl, version, createdAt, updatedAt
+        case id, courseId, title, content, order, durationMinutes, videoUrl, version, createdAt, updatedAt, media
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -42,6 +45,7 @@ struct LessonResponse: Encodable, Sendable {
         try container.encode(version, forKey: .version)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encodeIfPresent(media, forKey: .media)
     }
 }
 

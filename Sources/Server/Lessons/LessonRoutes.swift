@@ -61,6 +61,8 @@ struct LessonRoutes {
         let courseID = try request.pathParameter("id", context)
         let lessonID = try request.pathParameter("lessonId", context)
         try await identity.store.deleteLesson(lessonID, ofCourse: courseID, by: identity, now: deps.now)
+        // The deleted lesson's media file goes too.
+        try? await identity.store.sweepMedia(in: deps.media)
         return JSONResponse.empty()
     }
 }

@@ -15,6 +15,13 @@ struct LessonRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
     var version: Int
     var createdAt: Date
     var updatedAt: Date
+    // Lesson media (migration v2-media): all nil, or all set.
+    var mediaContentType: String? = nil
+    var mediaSize: Int? = nil
+    var mediaSHA256: String? = nil
+    var mediaUpdatedAt: Date? = nil
+    /// The file's name in the tenant's media directory.
+    var mediaFile: String? = nil
 
     /// Column names, spelled out: GRDB would otherwise convert every key of every row it decodes.
     enum CodingKeys: String, CodingKey {
@@ -28,6 +35,11 @@ struct LessonRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
         case version
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        case mediaContentType = "media_content_type"
+        case mediaSize = "media_size"
+        case mediaSHA256 = "media_sha256"
+        case mediaUpdatedAt = "media_updated_at"
+        case mediaFile = "media_file"
     }
 
     enum Columns {

@@ -95,6 +95,15 @@ enum TenantMigrations {
                 t.primaryKey(["user_id", "key"])
             }
         }
+        migrator.registerMigration("v2-media") { db in
+            try db.alter(table: "lessons") { t in
+                t.add(column: "media_content_type", .text)
+                t.add(column: "media_size", .integer)
+                t.add(column: "media_sha256", .text)
+                t.add(column: "media_updated_at", .datetime)
+                t.add(column: "media_file", .text)
+            }
+        }
         return migrator
     }
 }

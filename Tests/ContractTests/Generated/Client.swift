@@ -18531,6 +18531,2204 @@ internal struct Client: APIProtocol {
             }
         )
     }
+    /// Download a lesson's media (teacher, admin, enrolled learner of a published course)
+    ///
+    /// Streams the file. `HEAD` answers the same headers without a body. A single `Range` (`bytes=a-b`, `bytes=a-`, `bytes=-n`) answers 206 with `Content-Range`; several ranges, other units and malformed values are ignored (200, the whole file). `If-Range` with an entity tag other than the current `ETag` (or a date) makes the server ignore `Range`. `If-None-Match` naming the `ETag` answers 304. A learner of a visible course who is not enrolled gets 403 `not_enrolled`; a course the caller cannot see, a lesson without media or another tenant's lesson answer 404.
+    ///
+    /// - Remark: HTTP `GET /v1/courses/{id}/lessons/{lessonId}/media`.
+    /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/get(downloadLessonMedia)`.
+    internal func downloadLessonMedia(_ input: Operations.DownloadLessonMedia.Input) async throws -> Operations.DownloadLessonMedia.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.DownloadLessonMedia.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/courses/{}/lessons/{}/media",
+                    parameters: [
+                        input.path.id,
+                        input.path.lessonId
+                    ]
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "X-Tenant-ID",
+                    value: input.headers.xTenantID
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Range",
+                    value: input.headers.range
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-Range",
+                    value: input.headers.ifRange
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.DownloadLessonMedia.Output.Ok.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlMedia.self
+                        ),
+                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Components.Headers.ETagMedia.self
+                        ),
+                        acceptRanges: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Accept-Ranges",
+                            as: Components.Headers.AcceptRanges.self
+                        ),
+                        contentLength: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Length",
+                            as: Components.Headers.ContentLength.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.DownloadLessonMedia.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "video/mp4",
+                            "audio/mpeg",
+                            "application/pdf",
+                            "image/png",
+                            "image/jpeg"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "video/mp4":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .videoMp4(value)
+                            }
+                        )
+                    case "audio/mpeg":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .audioMpeg(value)
+                            }
+                        )
+                    case "application/pdf":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .pdf(value)
+                            }
+                        )
+                    case "image/png":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .png(value)
+                            }
+                        )
+                    case "image/jpeg":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .jpeg(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 206:
+                    let headers: Operations.DownloadLessonMedia.Output.PartialContent.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlMedia.self
+                        ),
+                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Components.Headers.ETagMedia.self
+                        ),
+                        acceptRanges: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Accept-Ranges",
+                            as: Components.Headers.AcceptRanges.self
+                        ),
+                        contentLength: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Length",
+                            as: Components.Headers.ContentLength.self
+                        ),
+                        contentRange: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Range",
+                            as: Components.Headers.ContentRange.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.DownloadLessonMedia.Output.PartialContent.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "video/mp4",
+                            "audio/mpeg",
+                            "application/pdf",
+                            "image/png",
+                            "image/jpeg"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "video/mp4":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .videoMp4(value)
+                            }
+                        )
+                    case "audio/mpeg":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .audioMpeg(value)
+                            }
+                        )
+                    case "application/pdf":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .pdf(value)
+                            }
+                        )
+                    case "image/png":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .png(value)
+                            }
+                        )
+                    case "image/jpeg":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .jpeg(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .partialContent(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 304:
+                    let headers: Operations.DownloadLessonMedia.Output.NotModified.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlMedia.self
+                        ),
+                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Components.Headers.ETagMedia.self
+                        ),
+                        acceptRanges: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Accept-Ranges",
+                            as: Components.Headers.AcceptRanges.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    return .notModified(.init(headers: headers))
+                case 400:
+                    let headers: Components.Responses.BadRequest.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 401:
+                    let headers: Components.Responses.Unauthorized.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        wwwAuthenticate: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "WWW-Authenticate",
+                            as: Components.Headers.WWWAuthenticate.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 403:
+                    let headers: Components.Responses.Forbidden.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Forbidden.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 404:
+                    let headers: Components.Responses.NotFound.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.NotFound.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 416:
+                    let headers: Components.Responses.RangeNotSatisfiable.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        contentRange: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Range",
+                            as: Components.Headers.ContentRange.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.RangeNotSatisfiable.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .rangeNotSatisfiable(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 500:
+                    let headers: Components.Responses.InternalError.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.InternalError.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .internalServerError(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Upload or replace a lesson's media (owning teacher, admin)
+    ///
+    /// The body is the file, streamed to disk as it arrives and hashed (SHA-256) on the way. Its first bytes must carry the signature of the declared `Content-Type` (else 415 `media_type_mismatch`). At most `--max-media-size` bytes (512 MiB by default; the 1 MiB JSON limit does not apply): a larger file answers 413 as soon as the limit is crossed. `If-Match` with the lesson's version is required (428 without, 412 when stale). On success the lesson's version moves and it carries `media`; a failed or interrupted upload changes nothing. `Idempotency-Key` is not taken: a repeated upload with the old `If-Match` answers 412.
+    ///
+    /// - Remark: HTTP `PUT /v1/courses/{id}/lessons/{lessonId}/media`.
+    /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/put(uploadLessonMedia)`.
+    internal func uploadLessonMedia(_ input: Operations.UploadLessonMedia.Input) async throws -> Operations.UploadLessonMedia.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.UploadLessonMedia.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/courses/{}/lessons/{}/media",
+                    parameters: [
+                        input.path.id,
+                        input.path.lessonId
+                    ]
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .put
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "X-Tenant-ID",
+                    value: input.headers.xTenantID
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-Match",
+                    value: input.headers.ifMatch
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                let body: OpenAPIRuntime.HTTPBody?
+                switch input.body {
+                case let .videoMp4(value):
+                    body = try converter.setRequiredRequestBodyAsBinary(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "video/mp4"
+                    )
+                case let .audioMpeg(value):
+                    body = try converter.setRequiredRequestBodyAsBinary(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "audio/mpeg"
+                    )
+                case let .pdf(value):
+                    body = try converter.setRequiredRequestBodyAsBinary(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "application/pdf"
+                    )
+                case let .png(value):
+                    body = try converter.setRequiredRequestBodyAsBinary(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "image/png"
+                    )
+                case let .jpeg(value):
+                    body = try converter.setRequiredRequestBodyAsBinary(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "image/jpeg"
+                    )
+                }
+                return (request, body)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.UploadLessonMedia.Output.Ok.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlPrivate.self
+                        ),
+                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Components.Headers.ETag.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.UploadLessonMedia.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Lesson.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 400:
+                    let headers: Components.Responses.BadRequest.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 401:
+                    let headers: Components.Responses.Unauthorized.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        wwwAuthenticate: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "WWW-Authenticate",
+                            as: Components.Headers.WWWAuthenticate.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 403:
+                    let headers: Components.Responses.Forbidden.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Forbidden.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 404:
+                    let headers: Components.Responses.NotFound.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.NotFound.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 412:
+                    let headers: Components.Responses.PreconditionFailed.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.PreconditionFailed.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.VersionConflictProblem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .preconditionFailed(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 413:
+                    let headers: Components.Responses.PayloadTooLarge.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.PayloadTooLarge.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .contentTooLarge(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 415:
+                    let headers: Components.Responses.UnsupportedMediaType.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.UnsupportedMediaType.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unsupportedMediaType(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 428:
+                    let headers: Components.Responses.PreconditionRequired.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.PreconditionRequired.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .preconditionRequired(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 500:
+                    let headers: Components.Responses.InternalError.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.InternalError.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .internalServerError(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Remove a lesson's media (owning teacher, admin)
+    ///
+    /// The file is deleted and the lesson's version moves. `If-Match` is optional here; when sent it must name the current version (412 otherwise). A lesson without media answers 404.
+    ///
+    /// - Remark: HTTP `DELETE /v1/courses/{id}/lessons/{lessonId}/media`.
+    /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/delete(deleteLessonMedia)`.
+    internal func deleteLessonMedia(_ input: Operations.DeleteLessonMedia.Input) async throws -> Operations.DeleteLessonMedia.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.DeleteLessonMedia.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/courses/{}/lessons/{}/media",
+                    parameters: [
+                        input.path.id,
+                        input.path.lessonId
+                    ]
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .delete
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "X-Tenant-ID",
+                    value: input.headers.xTenantID
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-Match",
+                    value: input.headers.ifMatch
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.DeleteLessonMedia.Output.Ok.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlPrivate.self
+                        ),
+                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Components.Headers.ETag.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.DeleteLessonMedia.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Lesson.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 400:
+                    let headers: Components.Responses.BadRequest.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 401:
+                    let headers: Components.Responses.Unauthorized.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        wwwAuthenticate: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "WWW-Authenticate",
+                            as: Components.Headers.WWWAuthenticate.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 403:
+                    let headers: Components.Responses.Forbidden.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Forbidden.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 404:
+                    let headers: Components.Responses.NotFound.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.NotFound.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 412:
+                    let headers: Components.Responses.PreconditionFailed.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.PreconditionFailed.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.VersionConflictProblem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .preconditionFailed(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 500:
+                    let headers: Components.Responses.InternalError.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.InternalError.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .internalServerError(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
     /// Progress in a course
     ///
     /// The caller's own progress by default. The owning teacher and admins may name another user with `user_id`; for anyone else that answers 403 `forbidden`.

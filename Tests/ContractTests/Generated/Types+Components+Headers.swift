@@ -56,6 +56,30 @@ extension Components {
         internal enum CacheControlPrivate: String, Codable, Hashable, Sendable, CaseIterable {
             case private_comma_NoCache = "private, no-cache"
         }
+        /// `private` (lesson media: a browser or the SDK may keep it; shared caches may not).
+        ///
+        /// - Remark: Generated from `#/components/headers/Cache-Control-Media`.
+        internal enum CacheControlMedia: String, Codable, Hashable, Sendable, CaseIterable {
+            case _private = "private"
+        }
+        /// Strong ETag of a media file: its SHA-256 in lowercase hex, quoted.
+        ///
+        /// - Remark: Generated from `#/components/headers/ETag-Media`.
+        internal typealias ETagMedia = Swift.String
+        /// `bytes`: single byte ranges are served.
+        ///
+        /// - Remark: Generated from `#/components/headers/Accept-Ranges`.
+        internal enum AcceptRanges: String, Codable, Hashable, Sendable, CaseIterable {
+            case bytes = "bytes"
+        }
+        /// Bytes in this response's body.
+        ///
+        /// - Remark: Generated from `#/components/headers/Content-Length`.
+        internal typealias ContentLength = Swift.String
+        /// `bytes <first>-<last>/<size>` on 206; `bytes */<size>` on 416.
+        ///
+        /// - Remark: Generated from `#/components/headers/Content-Range`.
+        internal typealias ContentRange = Swift.String
         /// `public, max-age=300`.
         ///
         /// - Remark: Generated from `#/components/headers/Cache-Control-Jwks`.

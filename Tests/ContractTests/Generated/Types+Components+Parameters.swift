@@ -22,6 +22,18 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/If-Match`.
         internal typealias IfMatch = Swift.String
+        /// The lesson's current version as a strong ETag (`"<version>"`), or `*`. Missing → 428; any value that does not name the current version → 412 `version_conflict`.
+        ///
+        /// - Remark: Generated from `#/components/parameters/If-Match-Required`.
+        internal typealias IfMatchRequired = Swift.String
+        /// One byte range (RFC 9110 §14.1.2). Several ranges, other units and malformed values are ignored.
+        ///
+        /// - Remark: Generated from `#/components/parameters/Range`.
+        internal typealias Range = Swift.String
+        /// The `ETag` of the file the client holds part of; another value makes the server send the whole file (200) instead of the range.
+        ///
+        /// - Remark: Generated from `#/components/parameters/If-Range`.
+        internal typealias IfRange = Swift.String
         /// `*` or `ETag`s from earlier responses; a match answers 304 Not Modified. Values that are not entity tags match nothing.
         ///
         /// - Remark: Generated from `#/components/parameters/If-None-Match`.

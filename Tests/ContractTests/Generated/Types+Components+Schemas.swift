@@ -48,7 +48,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/RequestId`.
         internal typealias RequestId = Swift.String
-        /// Stable machine-readable error code. Codes in use: `malformed_json`, `validation_failed`, `invalid_token`, `bad_request` (400); `unauthorized`, `invalid_credentials`, `invalid_refresh_token` (401); `forbidden`, `tenant_mismatch`, `email_not_verified`, `field_not_writable`, `not_enrolled`, `dev_loopback_only`, `cross_origin_refused` (403); `not_found`, `tenant_not_found` (404); `method_not_allowed` (405); `email_taken`, `version_conflict`, `idempotency_in_progress`, `cannot_delete_self`, `user_owns_courses`, `course_not_published`, `last_admin`, `fault_limit_reached` (409); `version_conflict` (412); `payload_too_large` (413); `misdirected_request` (421, dev mode only: a `Host` other than localhost, 127.0.0.1, [::1] or an `--allowed-host`); `unsupported_media_type` (415); `idempotency_key_reused` (422); `precondition_required` (428); `rate_limited` (429); `internal_error` (500); `unavailable` (503); `injected_fault` (any 4xx/5xx a dev-mode fault rule names). Clients must tolerate codes added later.
+        /// Stable machine-readable error code. Codes in use: `malformed_json`, `validation_failed`, `invalid_token`, `bad_request`, `empty_media` (400); `unauthorized`, `invalid_credentials`, `invalid_refresh_token` (401); `forbidden`, `tenant_mismatch`, `email_not_verified`, `field_not_writable`, `not_enrolled`, `dev_loopback_only`, `cross_origin_refused` (403); `not_found`, `tenant_not_found` (404); `method_not_allowed` (405); `email_taken`, `version_conflict`, `idempotency_in_progress`, `cannot_delete_self`, `user_owns_courses`, `course_not_published`, `last_admin`, `fault_limit_reached` (409); `version_conflict` (412); `payload_too_large` (413); `range_not_satisfiable` (416); `misdirected_request` (421, dev mode only: a `Host` other than localhost, 127.0.0.1, [::1] or an `--allowed-host`); `unsupported_media_type`, `media_type_mismatch` (415); `idempotency_key_reused` (422); `precondition_required` (428); `rate_limited` (429); `internal_error` (500); `unavailable` (503); `injected_fault` (any 4xx/5xx a dev-mode fault rule names). Clients must tolerate codes added later.
         ///
         /// - Remark: Generated from `#/components/schemas/ProblemCode`.
         internal typealias ProblemCode = Swift.String
@@ -1988,6 +1988,8 @@ extension Components {
             internal var createdAt: Components.Schemas.Timestamp
             /// - Remark: Generated from `#/components/schemas/Lesson/updated_at`.
             internal var updatedAt: Components.Schemas.Timestamp
+            /// - Remark: Generated from `#/components/schemas/Lesson/media`.
+            internal var media: Components.Schemas.LessonMedia?
             /// Creates a new `Lesson`.
             ///
             /// - Parameters:
@@ -2001,6 +2003,7 @@ extension Components {
             ///   - version:
             ///   - createdAt:
             ///   - updatedAt:
+            ///   - media:
             internal init(
                 id: Components.Schemas.Id,
                 courseId: Components.Schemas.Id,
@@ -2011,7 +2014,8 @@ extension Components {
                 videoUrl: Swift.String? = nil,
                 version: Components.Schemas.Version,
                 createdAt: Components.Schemas.Timestamp,
-                updatedAt: Components.Schemas.Timestamp
+                updatedAt: Components.Schemas.Timestamp,
+                media: Components.Schemas.LessonMedia? = nil
             ) {
                 self.id = id
                 self.courseId = courseId
@@ -2023,6 +2027,7 @@ extension Components {
                 self.version = version
                 self.createdAt = createdAt
                 self.updatedAt = updatedAt
+                self.media = media
             }
             internal enum CodingKeys: String, CodingKey {
                 case id
@@ -2035,6 +2040,7 @@ extension Components {
                 case version
                 case createdAt = "created_at"
                 case updatedAt = "updated_at"
+                case media
             }
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2078,6 +2084,10 @@ extension Components {
                     Components.Schemas.Timestamp.self,
                     forKey: .updatedAt
                 )
+                self.media = try container.decodeIfPresent(
+                    Components.Schemas.LessonMedia.self,
+                    forKey: .media
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "course_id",
@@ -2088,10 +2098,87 @@ extension Components {
                     "video_url",
                     "version",
                     "created_at",
+                    "updated_at",
+                    "media"
+                ])
+            }
+        }
+        /// The lesson's uploaded file (absent when it has none); download it from `.../media`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LessonMedia`.
+        internal struct LessonMedia: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LessonMedia/content_type`.
+            internal enum ContentTypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case videoMp4 = "video/mp4"
+                case audioMpeg = "audio/mpeg"
+                case applicationPdf = "application/pdf"
+                case imagePng = "image/png"
+                case imageJpeg = "image/jpeg"
+            }
+            /// - Remark: Generated from `#/components/schemas/LessonMedia/content_type`.
+            internal var contentType: Components.Schemas.LessonMedia.ContentTypePayload
+            /// - Remark: Generated from `#/components/schemas/LessonMedia/size_bytes`.
+            internal var sizeBytes: Swift.Int64
+            /// SHA-256 of the file, lowercase hex; also its download `ETag`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LessonMedia/sha256`.
+            internal var sha256: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LessonMedia/updated_at`.
+            internal var updatedAt: Components.Schemas.Timestamp
+            /// Creates a new `LessonMedia`.
+            ///
+            /// - Parameters:
+            ///   - contentType:
+            ///   - sizeBytes:
+            ///   - sha256: SHA-256 of the file, lowercase hex; also its download `ETag`.
+            ///   - updatedAt:
+            internal init(
+                contentType: Components.Schemas.LessonMedia.ContentTypePayload,
+                sizeBytes: Swift.Int64,
+                sha256: Swift.String,
+                updatedAt: Components.Schemas.Timestamp
+            ) {
+                self.contentType = contentType
+                self.sizeBytes = sizeBytes
+                self.sha256 = sha256
+                self.updatedAt = updatedAt
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case contentType = "content_type"
+                case sizeBytes = "size_bytes"
+                case sha256
+                case updatedAt = "updated_at"
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.contentType = try container.decode(
+                    Components.Schemas.LessonMedia.ContentTypePayload.self,
+                    forKey: .contentType
+                )
+                self.sizeBytes = try container.decode(
+                    Swift.Int64.self,
+                    forKey: .sizeBytes
+                )
+                self.sha256 = try container.decode(
+                    Swift.String.self,
+                    forKey: .sha256
+                )
+                self.updatedAt = try container.decode(
+                    Components.Schemas.Timestamp.self,
+                    forKey: .updatedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "content_type",
+                    "size_bytes",
+                    "sha256",
                     "updated_at"
                 ])
             }
         }
+        /// A lesson media file: the raw bytes.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MediaFile`.
+        internal typealias MediaFile = Swift.String
         /// - Remark: Generated from `#/components/schemas/LessonList`.
         internal struct LessonList: Codable, Hashable, Sendable {
             /// Ordered by `order` ascending.

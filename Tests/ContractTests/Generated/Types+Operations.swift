@@ -1126,7 +1126,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/register/post(register)/responses/413`.
             ///
@@ -1149,7 +1149,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json` (for lesson media: not one of the accepted types; `media_type_mismatch`: the file's signature is not the declared type's).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/register/post(register)/responses/415`.
             ///
@@ -1553,7 +1553,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/login/post(login)/responses/413`.
             ///
@@ -1576,7 +1576,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json` (for lesson media: not one of the accepted types; `media_type_mismatch`: the file's signature is not the declared type's).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/login/post(login)/responses/415`.
             ///
@@ -1959,7 +1959,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/refresh/post(refreshTokens)/responses/413`.
             ///
@@ -1982,7 +1982,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json` (for lesson media: not one of the accepted types; `media_type_mismatch`: the file's signature is not the declared type's).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/refresh/post(refreshTokens)/responses/415`.
             ///
@@ -2638,7 +2638,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/forgot-password/post(forgotPassword)/responses/413`.
             ///
@@ -2661,7 +2661,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json` (for lesson media: not one of the accepted types; `media_type_mismatch`: the file's signature is not the declared type's).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/forgot-password/post(forgotPassword)/responses/415`.
             ///
@@ -3021,7 +3021,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)/responses/413`.
             ///
@@ -3044,7 +3044,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json` (for lesson media: not one of the accepted types; `media_type_mismatch`: the file's signature is not the declared type's).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)/responses/415`.
             ///
@@ -3380,7 +3380,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/reset-password/post(resetPassword)/responses/413`.
             ///
@@ -3403,7 +3403,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json` (for lesson media: not one of the accepted types; `media_type_mismatch`: the file's signature is not the declared type's).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/reset-password/post(resetPassword)/responses/415`.
             ///
@@ -4826,7 +4826,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/users/post(createUser)/responses/413`.
             ///
@@ -4849,7 +4849,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json` (for lesson media: not one of the accepted types; `media_type_mismatch`: the file's signature is not the declared type's).
             ///
             /// - Remark: Generated from `#/paths//v1/users/post(createUser)/responses/415`.
             ///
@@ -5999,7 +5999,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/users/me/patch(updateMyProfile)/responses/413`.
             ///
@@ -6022,7 +6022,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json` (for lesson media: not one of the accepted types; `media_type_mismatch`: the file's signature is not the declared type's).
             ///
             /// - Remark: Generated from `#/paths//v1/users/me/patch(updateMyProfile)/responses/415`.
             ///
@@ -7409,7 +7409,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/patch(updateUser)/responses/413`.
             ///
@@ -7432,7 +7432,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json` (for lesson media: not one of the accepted types; `media_type_mismatch`: the file's signature is not the declared type's).
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/patch(updateUser)/responses/415`.
             ///
@@ -8604,7 +8604,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/courses/post(createCourse)/responses/413`.
             ///
@@ -8627,7 +8627,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json` (for lesson media: not one of the accepted types; `media_type_mismatch`: the file's signature is not the declared type's).
             ///
             /// - Remark: Generated from `#/paths//v1/courses/post(createCourse)/responses/415`.
             ///
@@ -10007,7 +10007,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/patch(updateCourse)/responses/413`.
             ///
@@ -10030,7 +10030,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json` (for lesson media: not one of the accepted types; `media_type_mismatch`: the file's signature is not the declared type's).
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/patch(updateCourse)/responses/415`.
             ///
@@ -12158,7 +12158,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/post(createLesson)/responses/413`.
             ///
@@ -12181,7 +12181,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json` (for lesson media: not one of the accepted types; `media_type_mismatch`: the file's signature is not the declared type's).
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/post(createLesson)/responses/415`.
             ///
@@ -13210,7 +13210,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/patch(updateLesson)/responses/413`.
             ///
@@ -13233,7 +13233,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json` (for lesson media: not one of the accepted types; `media_type_mismatch`: the file's signature is not the declared type's).
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/patch(updateLesson)/responses/415`.
             ///
@@ -13692,6 +13692,1897 @@ internal enum Operations {
             }
             internal static var allCases: [Self] {
                 [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Download a lesson's media (teacher, admin, enrolled learner of a published course)
+    ///
+    /// Streams the file. `HEAD` answers the same headers without a body. A single `Range` (`bytes=a-b`, `bytes=a-`, `bytes=-n`) answers 206 with `Content-Range`; several ranges, other units and malformed values are ignored (200, the whole file). `If-Range` with an entity tag other than the current `ETag` (or a date) makes the server ignore `Range`. `If-None-Match` naming the `ETag` answers 304. A learner of a visible course who is not enrolled gets 403 `not_enrolled`; a course the caller cannot see, a lesson without media or another tenant's lesson answer 404.
+    ///
+    /// - Remark: HTTP `GET /v1/courses/{id}/lessons/{lessonId}/media`.
+    /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/get(downloadLessonMedia)`.
+    internal enum DownloadLessonMedia {
+        internal static let id: Swift.String = "downloadLessonMedia"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// Course id.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/path/id`.
+                internal var id: Components.Parameters.CourseId
+                /// Lesson id (within the course).
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/path/lessonId`.
+                internal var lessonId: Components.Parameters.LessonId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: Course id.
+                ///   - lessonId: Lesson id (within the course).
+                internal init(
+                    id: Components.Parameters.CourseId,
+                    lessonId: Components.Parameters.LessonId
+                ) {
+                    self.id = id
+                    self.lessonId = lessonId
+                }
+            }
+            internal var path: Operations.DownloadLessonMedia.Input.Path
+            /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/header/X-Tenant-ID`.
+                internal var xTenantID: Components.Parameters.XTenantIDOptional?
+                /// `*` or `ETag`s from earlier responses; a match answers 304 Not Modified. Values that are not entity tags match nothing.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/header/If-None-Match`.
+                internal var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                /// One byte range (RFC 9110 §14.1.2). Several ranges, other units and malformed values are ignored.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/header/Range`.
+                internal var range: Components.Parameters.Range?
+                /// The `ETag` of the file the client holds part of; another value makes the server send the whole file (200) instead of the range.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/header/If-Range`.
+                internal var ifRange: Components.Parameters.IfRange?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DownloadLessonMedia.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xTenantID: Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
+                ///   - ifNoneMatch: `*` or `ETag`s from earlier responses; a match answers 304 Not Modified. Values that are not entity tags match nothing.
+                ///   - range: One byte range (RFC 9110 §14.1.2). Several ranges, other units and malformed values are ignored.
+                ///   - ifRange: The `ETag` of the file the client holds part of; another value makes the server send the whole file (200) instead of the range.
+                ///   - accept:
+                internal init(
+                    xTenantID: Components.Parameters.XTenantIDOptional? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    range: Components.Parameters.Range? = nil,
+                    ifRange: Components.Parameters.IfRange? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DownloadLessonMedia.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xTenantID = xTenantID
+                    self.ifNoneMatch = ifNoneMatch
+                    self.range = range
+                    self.ifRange = ifRange
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.DownloadLessonMedia.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.DownloadLessonMedia.Input.Path,
+                headers: Operations.DownloadLessonMedia.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-Media`.
+                    internal enum CacheControlMedia: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _private = "private"
+                    }
+                    /// `private` (lesson media: a browser or the SDK may keep it; shared caches may not).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlMedia
+                    /// Strong ETag of a media file: its SHA-256 in lowercase hex, quoted.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/headers/ETag`.
+                    internal var eTag: Components.Headers.ETagMedia
+                    /// - Remark: Generated from `#/components/headers/Accept-Ranges`.
+                    internal enum AcceptRanges: String, Codable, Hashable, Sendable, CaseIterable {
+                        case bytes = "bytes"
+                    }
+                    /// `bytes`: single byte ranges are served.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/headers/Accept-Ranges`.
+                    internal var acceptRanges: Components.Headers.AcceptRanges
+                    /// Bytes in this response's body.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/headers/Content-Length`.
+                    internal var contentLength: Components.Headers.ContentLength
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `private` (lesson media: a browser or the SDK may keep it; shared caches may not).
+                    ///   - eTag: Strong ETag of a media file: its SHA-256 in lowercase hex, quoted.
+                    ///   - acceptRanges: `bytes`: single byte ranges are served.
+                    ///   - contentLength: Bytes in this response's body.
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlMedia,
+                        eTag: Components.Headers.ETagMedia,
+                        acceptRanges: Components.Headers.AcceptRanges,
+                        contentLength: Components.Headers.ContentLength,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.eTag = eTag
+                        self.acceptRanges = acceptRanges
+                        self.contentLength = contentLength
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DownloadLessonMedia.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/content/video\/mp4`.
+                    case videoMp4(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.videoMp4`.
+                    ///
+                    /// - Throws: An error if `self` is not `.videoMp4`.
+                    /// - SeeAlso: `.videoMp4`.
+                    internal var videoMp4: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .videoMp4(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "video/mp4",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/content/audio\/mpeg`.
+                    case audioMpeg(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.audioMpeg`.
+                    ///
+                    /// - Throws: An error if `self` is not `.audioMpeg`.
+                    /// - SeeAlso: `.audioMpeg`.
+                    internal var audioMpeg: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .audioMpeg(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "audio/mpeg",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/content/application\/pdf`.
+                    case pdf(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.pdf`.
+                    ///
+                    /// - Throws: An error if `self` is not `.pdf`.
+                    /// - SeeAlso: `.pdf`.
+                    internal var pdf: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .pdf(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "application/pdf",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/content/image\/png`.
+                    case png(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.png`.
+                    ///
+                    /// - Throws: An error if `self` is not `.png`.
+                    /// - SeeAlso: `.png`.
+                    internal var png: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .png(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "image/png",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/200/content/image\/jpeg`.
+                    case jpeg(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.jpeg`.
+                    ///
+                    /// - Throws: An error if `self` is not `.jpeg`.
+                    /// - SeeAlso: `.jpeg`.
+                    internal var jpeg: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .jpeg(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "image/jpeg",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.DownloadLessonMedia.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.DownloadLessonMedia.Output.Ok.Headers,
+                    body: Operations.DownloadLessonMedia.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The whole file, with the `Content-Type` it was uploaded with.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/get(downloadLessonMedia)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.DownloadLessonMedia.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.DownloadLessonMedia.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct PartialContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-Media`.
+                    internal enum CacheControlMedia: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _private = "private"
+                    }
+                    /// `private` (lesson media: a browser or the SDK may keep it; shared caches may not).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlMedia
+                    /// Strong ETag of a media file: its SHA-256 in lowercase hex, quoted.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/headers/ETag`.
+                    internal var eTag: Components.Headers.ETagMedia
+                    /// - Remark: Generated from `#/components/headers/Accept-Ranges`.
+                    internal enum AcceptRanges: String, Codable, Hashable, Sendable, CaseIterable {
+                        case bytes = "bytes"
+                    }
+                    /// `bytes`: single byte ranges are served.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/headers/Accept-Ranges`.
+                    internal var acceptRanges: Components.Headers.AcceptRanges
+                    /// Bytes in this response's body.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/headers/Content-Length`.
+                    internal var contentLength: Components.Headers.ContentLength
+                    /// `bytes <first>-<last>/<size>` on 206; `bytes */<size>` on 416.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/headers/Content-Range`.
+                    internal var contentRange: Components.Headers.ContentRange
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `private` (lesson media: a browser or the SDK may keep it; shared caches may not).
+                    ///   - eTag: Strong ETag of a media file: its SHA-256 in lowercase hex, quoted.
+                    ///   - acceptRanges: `bytes`: single byte ranges are served.
+                    ///   - contentLength: Bytes in this response's body.
+                    ///   - contentRange: `bytes <first>-<last>/<size>` on 206; `bytes */<size>` on 416.
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlMedia,
+                        eTag: Components.Headers.ETagMedia,
+                        acceptRanges: Components.Headers.AcceptRanges,
+                        contentLength: Components.Headers.ContentLength,
+                        contentRange: Components.Headers.ContentRange,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.eTag = eTag
+                        self.acceptRanges = acceptRanges
+                        self.contentLength = contentLength
+                        self.contentRange = contentRange
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DownloadLessonMedia.Output.PartialContent.Headers
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/content/video\/mp4`.
+                    case videoMp4(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.videoMp4`.
+                    ///
+                    /// - Throws: An error if `self` is not `.videoMp4`.
+                    /// - SeeAlso: `.videoMp4`.
+                    internal var videoMp4: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .videoMp4(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "video/mp4",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/content/audio\/mpeg`.
+                    case audioMpeg(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.audioMpeg`.
+                    ///
+                    /// - Throws: An error if `self` is not `.audioMpeg`.
+                    /// - SeeAlso: `.audioMpeg`.
+                    internal var audioMpeg: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .audioMpeg(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "audio/mpeg",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/content/application\/pdf`.
+                    case pdf(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.pdf`.
+                    ///
+                    /// - Throws: An error if `self` is not `.pdf`.
+                    /// - SeeAlso: `.pdf`.
+                    internal var pdf: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .pdf(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "application/pdf",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/content/image\/png`.
+                    case png(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.png`.
+                    ///
+                    /// - Throws: An error if `self` is not `.png`.
+                    /// - SeeAlso: `.png`.
+                    internal var png: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .png(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "image/png",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/206/content/image\/jpeg`.
+                    case jpeg(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.jpeg`.
+                    ///
+                    /// - Throws: An error if `self` is not `.jpeg`.
+                    /// - SeeAlso: `.jpeg`.
+                    internal var jpeg: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .jpeg(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "image/jpeg",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.DownloadLessonMedia.Output.PartialContent.Body
+                /// Creates a new `PartialContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.DownloadLessonMedia.Output.PartialContent.Headers,
+                    body: Operations.DownloadLessonMedia.Output.PartialContent.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// Partial Content: the requested range of the file.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/get(downloadLessonMedia)/responses/206`.
+            ///
+            /// HTTP response code: `206 partialContent`.
+            case partialContent(Operations.DownloadLessonMedia.Output.PartialContent)
+            /// The associated value of the enum case if `self` is `.partialContent`.
+            ///
+            /// - Throws: An error if `self` is not `.partialContent`.
+            /// - SeeAlso: `.partialContent`.
+            internal var partialContent: Operations.DownloadLessonMedia.Output.PartialContent {
+                get throws {
+                    switch self {
+                    case let .partialContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "partialContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct NotModified: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/304/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/304/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-Media`.
+                    internal enum CacheControlMedia: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _private = "private"
+                    }
+                    /// `private` (lesson media: a browser or the SDK may keep it; shared caches may not).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/304/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlMedia
+                    /// Strong ETag of a media file: its SHA-256 in lowercase hex, quoted.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/304/headers/ETag`.
+                    internal var eTag: Components.Headers.ETagMedia
+                    /// - Remark: Generated from `#/components/headers/Accept-Ranges`.
+                    internal enum AcceptRanges: String, Codable, Hashable, Sendable, CaseIterable {
+                        case bytes = "bytes"
+                    }
+                    /// `bytes`: single byte ranges are served.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/304/headers/Accept-Ranges`.
+                    internal var acceptRanges: Components.Headers.AcceptRanges
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/304/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/304/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/304/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/304/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/304/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/304/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/GET/responses/304/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `private` (lesson media: a browser or the SDK may keep it; shared caches may not).
+                    ///   - eTag: Strong ETag of a media file: its SHA-256 in lowercase hex, quoted.
+                    ///   - acceptRanges: `bytes`: single byte ranges are served.
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlMedia,
+                        eTag: Components.Headers.ETagMedia,
+                        acceptRanges: Components.Headers.AcceptRanges,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.eTag = eTag
+                        self.acceptRanges = acceptRanges
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DownloadLessonMedia.Output.NotModified.Headers
+                /// Creates a new `NotModified`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                internal init(headers: Operations.DownloadLessonMedia.Output.NotModified.Headers) {
+                    self.headers = headers
+                }
+            }
+            /// Not Modified: the `If-None-Match` value matches the current `ETag`. No body.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/get(downloadLessonMedia)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Operations.DownloadLessonMedia.Output.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            internal var notModified: Operations.DownloadLessonMedia.Output.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/get(downloadLessonMedia)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unauthorized (`unauthorized`): missing, invalid, expired or revoked bearer token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/get(downloadLessonMedia)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Forbidden: `forbidden` (role not allowed), `tenant_mismatch` (`X-Tenant-ID` differs from the token's tenant) or `field_not_writable` (a body field the caller's role may not write).
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/get(downloadLessonMedia)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not Found (`not_found`): unknown route or object. Objects of other tenants and objects the caller may not see also answer 404.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/get(downloadLessonMedia)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Range Not Satisfiable (`range_not_satisfiable`): the range starts past the end of the file.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/get(downloadLessonMedia)/responses/416`.
+            ///
+            /// HTTP response code: `416 rangeNotSatisfiable`.
+            case rangeNotSatisfiable(Components.Responses.RangeNotSatisfiable)
+            /// The associated value of the enum case if `self` is `.rangeNotSatisfiable`.
+            ///
+            /// - Throws: An error if `self` is not `.rangeNotSatisfiable`.
+            /// - SeeAlso: `.rangeNotSatisfiable`.
+            internal var rangeNotSatisfiable: Components.Responses.RangeNotSatisfiable {
+                get throws {
+                    switch self {
+                    case let .rangeNotSatisfiable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "rangeNotSatisfiable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/get(downloadLessonMedia)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case videoMp4
+            case audioMpeg
+            case pdf
+            case png
+            case jpeg
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "video/mp4":
+                    self = .videoMp4
+                case "audio/mpeg":
+                    self = .audioMpeg
+                case "application/pdf":
+                    self = .pdf
+                case "image/png":
+                    self = .png
+                case "image/jpeg":
+                    self = .jpeg
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .videoMp4:
+                    return "video/mp4"
+                case .audioMpeg:
+                    return "audio/mpeg"
+                case .pdf:
+                    return "application/pdf"
+                case .png:
+                    return "image/png"
+                case .jpeg:
+                    return "image/jpeg"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .videoMp4,
+                    .audioMpeg,
+                    .pdf,
+                    .png,
+                    .jpeg,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Upload or replace a lesson's media (owning teacher, admin)
+    ///
+    /// The body is the file, streamed to disk as it arrives and hashed (SHA-256) on the way. Its first bytes must carry the signature of the declared `Content-Type` (else 415 `media_type_mismatch`). At most `--max-media-size` bytes (512 MiB by default; the 1 MiB JSON limit does not apply): a larger file answers 413 as soon as the limit is crossed. `If-Match` with the lesson's version is required (428 without, 412 when stale). On success the lesson's version moves and it carries `media`; a failed or interrupted upload changes nothing. `Idempotency-Key` is not taken: a repeated upload with the old `If-Match` answers 412.
+    ///
+    /// - Remark: HTTP `PUT /v1/courses/{id}/lessons/{lessonId}/media`.
+    /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/put(uploadLessonMedia)`.
+    internal enum UploadLessonMedia {
+        internal static let id: Swift.String = "uploadLessonMedia"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/path`.
+            internal struct Path: Sendable, Hashable {
+                /// Course id.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/path/id`.
+                internal var id: Components.Parameters.CourseId
+                /// Lesson id (within the course).
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/path/lessonId`.
+                internal var lessonId: Components.Parameters.LessonId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: Course id.
+                ///   - lessonId: Lesson id (within the course).
+                internal init(
+                    id: Components.Parameters.CourseId,
+                    lessonId: Components.Parameters.LessonId
+                ) {
+                    self.id = id
+                    self.lessonId = lessonId
+                }
+            }
+            internal var path: Operations.UploadLessonMedia.Input.Path
+            /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/header/X-Tenant-ID`.
+                internal var xTenantID: Components.Parameters.XTenantIDOptional?
+                /// The lesson's current version as a strong ETag (`"<version>"`), or `*`. Missing → 428; any value that does not name the current version → 412 `version_conflict`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/header/If-Match`.
+                internal var ifMatch: Components.Parameters.IfMatchRequired
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UploadLessonMedia.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xTenantID: Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
+                ///   - ifMatch: The lesson's current version as a strong ETag (`"<version>"`), or `*`. Missing → 428; any value that does not name the current version → 412 `version_conflict`.
+                ///   - accept:
+                internal init(
+                    xTenantID: Components.Parameters.XTenantIDOptional? = nil,
+                    ifMatch: Components.Parameters.IfMatchRequired,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UploadLessonMedia.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xTenantID = xTenantID
+                    self.ifMatch = ifMatch
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.UploadLessonMedia.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/requestBody/content/video\/mp4`.
+                case videoMp4(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/requestBody/content/audio\/mpeg`.
+                case audioMpeg(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/requestBody/content/application\/pdf`.
+                case pdf(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/requestBody/content/image\/png`.
+                case png(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/requestBody/content/image\/jpeg`.
+                case jpeg(OpenAPIRuntime.HTTPBody)
+            }
+            internal var body: Operations.UploadLessonMedia.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                path: Operations.UploadLessonMedia.Input.Path,
+                headers: Operations.UploadLessonMedia.Input.Headers,
+                body: Operations.UploadLessonMedia.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-Private`.
+                    internal enum CacheControlPrivate: String, Codable, Hashable, Sendable, CaseIterable {
+                        case private_comma_NoCache = "private, no-cache"
+                    }
+                    /// `private, no-cache` (course, lesson, enrollment and progress resources; revalidate with the `ETag`).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlPrivate
+                    /// Strong ETag of the resource: `"<version>"`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/responses/200/headers/ETag`.
+                    internal var eTag: Components.Headers.ETag
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/responses/200/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/responses/200/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/responses/200/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/responses/200/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/responses/200/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/responses/200/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/responses/200/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `private, no-cache` (course, lesson, enrollment and progress resources; revalidate with the `ETag`).
+                    ///   - eTag: Strong ETag of the resource: `"<version>"`.
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlPrivate,
+                        eTag: Components.Headers.ETag,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.eTag = eTag
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.UploadLessonMedia.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Lesson)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.Lesson {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.UploadLessonMedia.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.UploadLessonMedia.Output.Ok.Headers,
+                    body: Operations.UploadLessonMedia.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The lesson with its new `media`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/put(uploadLessonMedia)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.UploadLessonMedia.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.UploadLessonMedia.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/put(uploadLessonMedia)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unauthorized (`unauthorized`): missing, invalid, expired or revoked bearer token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/put(uploadLessonMedia)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Forbidden: `forbidden` (role not allowed), `tenant_mismatch` (`X-Tenant-ID` differs from the token's tenant) or `field_not_writable` (a body field the caller's role may not write).
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/put(uploadLessonMedia)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not Found (`not_found`): unknown route or object. Objects of other tenants and objects the caller may not see also answer 404.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/put(uploadLessonMedia)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Precondition Failed (`version_conflict`): the `If-Match` version is stale.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/put(uploadLessonMedia)/responses/412`.
+            ///
+            /// HTTP response code: `412 preconditionFailed`.
+            case preconditionFailed(Components.Responses.PreconditionFailed)
+            /// The associated value of the enum case if `self` is `.preconditionFailed`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionFailed`.
+            /// - SeeAlso: `.preconditionFailed`.
+            internal var preconditionFailed: Components.Responses.PreconditionFailed {
+                get throws {
+                    switch self {
+                    case let .preconditionFailed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/put(uploadLessonMedia)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json` (for lesson media: not one of the accepted types; `media_type_mismatch`: the file's signature is not the declared type's).
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/put(uploadLessonMedia)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            internal var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Precondition Required (`precondition_required`): neither `If-Match` nor a body `version` was given.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/put(uploadLessonMedia)/responses/428`.
+            ///
+            /// HTTP response code: `428 preconditionRequired`.
+            case preconditionRequired(Components.Responses.PreconditionRequired)
+            /// The associated value of the enum case if `self` is `.preconditionRequired`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionRequired`.
+            /// - SeeAlso: `.preconditionRequired`.
+            internal var preconditionRequired: Components.Responses.PreconditionRequired {
+                get throws {
+                    switch self {
+                    case let .preconditionRequired(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionRequired",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/put(uploadLessonMedia)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Remove a lesson's media (owning teacher, admin)
+    ///
+    /// The file is deleted and the lesson's version moves. `If-Match` is optional here; when sent it must name the current version (412 otherwise). A lesson without media answers 404.
+    ///
+    /// - Remark: HTTP `DELETE /v1/courses/{id}/lessons/{lessonId}/media`.
+    /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/delete(deleteLessonMedia)`.
+    internal enum DeleteLessonMedia {
+        internal static let id: Swift.String = "deleteLessonMedia"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/path`.
+            internal struct Path: Sendable, Hashable {
+                /// Course id.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/path/id`.
+                internal var id: Components.Parameters.CourseId
+                /// Lesson id (within the course).
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/path/lessonId`.
+                internal var lessonId: Components.Parameters.LessonId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: Course id.
+                ///   - lessonId: Lesson id (within the course).
+                internal init(
+                    id: Components.Parameters.CourseId,
+                    lessonId: Components.Parameters.LessonId
+                ) {
+                    self.id = id
+                    self.lessonId = lessonId
+                }
+            }
+            internal var path: Operations.DeleteLessonMedia.Input.Path
+            /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/header/X-Tenant-ID`.
+                internal var xTenantID: Components.Parameters.XTenantIDOptional?
+                /// Base version as a strong ETag (`"<version>"`), or `*` for any version. Any value that does not name the current version (including values that are not entity tags) → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428); with both, this header decides.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/header/If-Match`.
+                internal var ifMatch: Components.Parameters.IfMatch?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteLessonMedia.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xTenantID: Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
+                ///   - ifMatch: Base version as a strong ETag (`"<version>"`), or `*` for any version. Any value that does not name the current version (including values that are not entity tags) → 412 `version_conflict`. Either this header or the body's `version` is required (neither → 428); with both, this header decides.
+                ///   - accept:
+                internal init(
+                    xTenantID: Components.Parameters.XTenantIDOptional? = nil,
+                    ifMatch: Components.Parameters.IfMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteLessonMedia.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xTenantID = xTenantID
+                    self.ifMatch = ifMatch
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.DeleteLessonMedia.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.DeleteLessonMedia.Input.Path,
+                headers: Operations.DeleteLessonMedia.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-Private`.
+                    internal enum CacheControlPrivate: String, Codable, Hashable, Sendable, CaseIterable {
+                        case private_comma_NoCache = "private, no-cache"
+                    }
+                    /// `private, no-cache` (course, lesson, enrollment and progress resources; revalidate with the `ETag`).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlPrivate
+                    /// Strong ETag of the resource: `"<version>"`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/responses/200/headers/ETag`.
+                    internal var eTag: Components.Headers.ETag
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/responses/200/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/responses/200/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/responses/200/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/responses/200/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/responses/200/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/responses/200/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/responses/200/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `private, no-cache` (course, lesson, enrollment and progress resources; revalidate with the `ETag`).
+                    ///   - eTag: Strong ETag of the resource: `"<version>"`.
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlPrivate,
+                        eTag: Components.Headers.ETag,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.eTag = eTag
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DeleteLessonMedia.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/courses/{id}/lessons/{lessonId}/media/DELETE/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Lesson)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.Lesson {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.DeleteLessonMedia.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.DeleteLessonMedia.Output.Ok.Headers,
+                    body: Operations.DeleteLessonMedia.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The lesson, without `media`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/delete(deleteLessonMedia)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.DeleteLessonMedia.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.DeleteLessonMedia.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/delete(deleteLessonMedia)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unauthorized (`unauthorized`): missing, invalid, expired or revoked bearer token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/delete(deleteLessonMedia)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Forbidden: `forbidden` (role not allowed), `tenant_mismatch` (`X-Tenant-ID` differs from the token's tenant) or `field_not_writable` (a body field the caller's role may not write).
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/delete(deleteLessonMedia)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not Found (`not_found`): unknown route or object. Objects of other tenants and objects the caller may not see also answer 404.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/delete(deleteLessonMedia)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Precondition Failed (`version_conflict`): the `If-Match` version is stale.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/delete(deleteLessonMedia)/responses/412`.
+            ///
+            /// HTTP response code: `412 preconditionFailed`.
+            case preconditionFailed(Components.Responses.PreconditionFailed)
+            /// The associated value of the enum case if `self` is `.preconditionFailed`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionFailed`.
+            /// - SeeAlso: `.preconditionFailed`.
+            internal var preconditionFailed: Components.Responses.PreconditionFailed {
+                get throws {
+                    switch self {
+                    case let .preconditionFailed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/delete(deleteLessonMedia)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
                     .applicationProblemJson
                 ]
             }
@@ -14480,7 +16371,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/progress/put(putProgress)/responses/413`.
             ///
@@ -14503,7 +16394,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json` (for lesson media: not one of the accepted types; `media_type_mismatch`: the file's signature is not the declared type's).
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/progress/put(putProgress)/responses/415`.
             ///
@@ -16469,7 +18360,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//__dev/faults/post(devCreateFault)/responses/413`.
             ///
@@ -16492,7 +18383,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json` (for lesson media: not one of the accepted types; `media_type_mismatch`: the file's signature is not the declared type's).
             ///
             /// - Remark: Generated from `#/paths//__dev/faults/post(devCreateFault)/responses/415`.
             ///
@@ -17726,7 +19617,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//__dev/clock/post(devAdvanceClock)/responses/413`.
             ///
@@ -17749,7 +19640,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json`.
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json` (for lesson media: not one of the accepted types; `media_type_mismatch`: the file's signature is not the declared type's).
             ///
             /// - Remark: Generated from `#/paths//__dev/clock/post(devAdvanceClock)/responses/415`.
             ///

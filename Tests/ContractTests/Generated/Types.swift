@@ -203,6 +203,27 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/courses/{id}/lessons/{lessonId}`.
     /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/delete(deleteLesson)`.
     func deleteLesson(_ input: Operations.DeleteLesson.Input) async throws -> Operations.DeleteLesson.Output
+    /// Download a lesson's media (teacher, admin, enrolled learner of a published course)
+    ///
+    /// Streams the file. `HEAD` answers the same headers without a body. A single `Range` (`bytes=a-b`, `bytes=a-`, `bytes=-n`) answers 206 with `Content-Range`; several ranges, other units and malformed values are ignored (200, the whole file). `If-Range` with an entity tag other than the current `ETag` (or a date) makes the server ignore `Range`. `If-None-Match` naming the `ETag` answers 304. A learner of a visible course who is not enrolled gets 403 `not_enrolled`; a course the caller cannot see, a lesson without media or another tenant's lesson answer 404.
+    ///
+    /// - Remark: HTTP `GET /v1/courses/{id}/lessons/{lessonId}/media`.
+    /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/get(downloadLessonMedia)`.
+    func downloadLessonMedia(_ input: Operations.DownloadLessonMedia.Input) async throws -> Operations.DownloadLessonMedia.Output
+    /// Upload or replace a lesson's media (owning teacher, admin)
+    ///
+    /// The body is the file, streamed to disk as it arrives and hashed (SHA-256) on the way. Its first bytes must carry the signature of the declared `Content-Type` (else 415 `media_type_mismatch`). At most `--max-media-size` bytes (512 MiB by default; the 1 MiB JSON limit does not apply): a larger file answers 413 as soon as the limit is crossed. `If-Match` with the lesson's version is required (428 without, 412 when stale). On success the lesson's version moves and it carries `media`; a failed or interrupted upload changes nothing. `Idempotency-Key` is not taken: a repeated upload with the old `If-Match` answers 412.
+    ///
+    /// - Remark: HTTP `PUT /v1/courses/{id}/lessons/{lessonId}/media`.
+    /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/put(uploadLessonMedia)`.
+    func uploadLessonMedia(_ input: Operations.UploadLessonMedia.Input) async throws -> Operations.UploadLessonMedia.Output
+    /// Remove a lesson's media (owning teacher, admin)
+    ///
+    /// The file is deleted and the lesson's version moves. `If-Match` is optional here; when sent it must name the current version (412 otherwise). A lesson without media answers 404.
+    ///
+    /// - Remark: HTTP `DELETE /v1/courses/{id}/lessons/{lessonId}/media`.
+    /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/delete(deleteLessonMedia)`.
+    func deleteLessonMedia(_ input: Operations.DeleteLessonMedia.Input) async throws -> Operations.DeleteLessonMedia.Output
     /// Progress in a course
     ///
     /// The caller's own progress by default. The owning teacher and admins may name another user with `user_id`; for anyone else that answers 403 `forbidden`.
@@ -771,6 +792,53 @@ extension APIProtocol {
         headers: Operations.DeleteLesson.Input.Headers = .init()
     ) async throws -> Operations.DeleteLesson.Output {
         try await deleteLesson(Operations.DeleteLesson.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Download a lesson's media (teacher, admin, enrolled learner of a published course)
+    ///
+    /// Streams the file. `HEAD` answers the same headers without a body. A single `Range` (`bytes=a-b`, `bytes=a-`, `bytes=-n`) answers 206 with `Content-Range`; several ranges, other units and malformed values are ignored (200, the whole file). `If-Range` with an entity tag other than the current `ETag` (or a date) makes the server ignore `Range`. `If-None-Match` naming the `ETag` answers 304. A learner of a visible course who is not enrolled gets 403 `not_enrolled`; a course the caller cannot see, a lesson without media or another tenant's lesson answer 404.
+    ///
+    /// - Remark: HTTP `GET /v1/courses/{id}/lessons/{lessonId}/media`.
+    /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/get(downloadLessonMedia)`.
+    internal func downloadLessonMedia(
+        path: Operations.DownloadLessonMedia.Input.Path,
+        headers: Operations.DownloadLessonMedia.Input.Headers = .init()
+    ) async throws -> Operations.DownloadLessonMedia.Output {
+        try await downloadLessonMedia(Operations.DownloadLessonMedia.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Upload or replace a lesson's media (owning teacher, admin)
+    ///
+    /// The body is the file, streamed to disk as it arrives and hashed (SHA-256) on the way. Its first bytes must carry the signature of the declared `Content-Type` (else 415 `media_type_mismatch`). At most `--max-media-size` bytes (512 MiB by default; the 1 MiB JSON limit does not apply): a larger file answers 413 as soon as the limit is crossed. `If-Match` with the lesson's version is required (428 without, 412 when stale). On success the lesson's version moves and it carries `media`; a failed or interrupted upload changes nothing. `Idempotency-Key` is not taken: a repeated upload with the old `If-Match` answers 412.
+    ///
+    /// - Remark: HTTP `PUT /v1/courses/{id}/lessons/{lessonId}/media`.
+    /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/put(uploadLessonMedia)`.
+    internal func uploadLessonMedia(
+        path: Operations.UploadLessonMedia.Input.Path,
+        headers: Operations.UploadLessonMedia.Input.Headers,
+        body: Operations.UploadLessonMedia.Input.Body
+    ) async throws -> Operations.UploadLessonMedia.Output {
+        try await uploadLessonMedia(Operations.UploadLessonMedia.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Remove a lesson's media (owning teacher, admin)
+    ///
+    /// The file is deleted and the lesson's version moves. `If-Match` is optional here; when sent it must name the current version (412 otherwise). A lesson without media answers 404.
+    ///
+    /// - Remark: HTTP `DELETE /v1/courses/{id}/lessons/{lessonId}/media`.
+    /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/delete(deleteLessonMedia)`.
+    internal func deleteLessonMedia(
+        path: Operations.DeleteLessonMedia.Input.Path,
+        headers: Operations.DeleteLessonMedia.Input.Headers = .init()
+    ) async throws -> Operations.DeleteLessonMedia.Output {
+        try await deleteLessonMedia(Operations.DeleteLessonMedia.Input(
             path: path,
             headers: headers
         ))

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAPIRuntime
 
 /// One pass through every operation of the spec with the generated client, each answered with
 /// its success status and decoded: a fresh dev tenant, a newcomer's sign-up and password reset,
@@ -87,6 +88,20 @@ struct ContractTour {
         ).ok.body.json
         _ = try await student.getProgress(path: .init(id: course.id)).ok.body.json
         _ = try await student.listMyCourses().ok.body.json
+
+        // The lesson's media: uploaded by the teacher, downloaded by the enrolled learner, removed.
+        let mediaPath = Operations.UploadLessonMedia.Input.Path(id: course.id, lessonId: lesson.id)
+        let file = Array("%PDF-1.7\n".utf8) + [UInt8](repeating: 0x20, count: 1000)
+        let withMedia = try await teacher.uploadLessonMedia(
+            path: mediaPath, headers: .init(ifMatch: "\"\(lesson.version + 1)\""), body: .pdf(HTTPBody(file))
+        ).ok.body.json
+        let downloaded = try await [UInt8](
+            collecting: student.downloadLessonMedia(path: .init(id: course.id, lessonId: lesson.id)).ok.body.pdf,
+            upTo: 1 << 20)
+        guard downloaded == file else { throw ContractTourFailure(description: "the downloaded media differs") }
+        _ = try await teacher.deleteLessonMedia(
+            path: .init(id: course.id, lessonId: lesson.id), headers: .init(ifMatch: "\"\(withMedia.version)\"")
+        ).ok.body.json
         _ = try await student.unenroll(path: .init(id: course.id)).noContent
 
         // Clean-up and sign-out.
@@ -136,4 +151,9 @@ extension Optional {
         guard let self else { throw error() }
         return self
     }
+}
+
+/// A tour step answered successfully but not with what was sent.
+struct ContractTourFailure: Error, CustomStringConvertible {
+    var description: String
 }

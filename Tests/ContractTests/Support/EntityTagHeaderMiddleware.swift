@@ -2,14 +2,15 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// Undoes the generated client's percent-encoding of `If-Match` and `If-None-Match`.
+/// Undoes the generated client's percent-encoding of `If-Match`, `If-None-Match`, `If-Range` and
+/// `Range` (`bytes=0-99` would leave as `bytes%3D0-99`, which names no range).
 ///
 /// swift-openapi-runtime serialises header parameters like URI components, so the entity tag
 /// `"3"` leaves the client as `%223%22` (apple/swift-openapi-generator#529, #857; OpenAPI 3.1.1
 /// clarified that header values are not percent-encoded). RFC 9110 entity tags are quoted, so the
 /// request would name no version at all. This middleware restores the tag the caller passed.
 struct EntityTagHeaderMiddleware: ClientMiddleware {
-    private static let names: [HTTPField.Name] = [.ifMatch, .ifNoneMatch]
+    private static let names: [HTTPField.Name] = [.ifMatch, .ifNoneMatch, .ifRange, .range]
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,

@@ -1,0 +1,23 @@
+import Foundation
+
+/// Where a lesson's download stands, as ``Downloads/download(lessonID:courseID:pinned:)`` reports it.
+public struct DownloadProgress: Sendable, Equatable {
+    /// The phases of a download.
+    public enum State: Sendable, Equatable {
+        /// Waiting for one of the ``Downloads/maxConcurrent`` slots.
+        case queued
+        /// Bytes are arriving (a resumed download starts at the bytes it already had).
+        case downloading
+        /// Every byte arrived; the SHA-256 is being checked.
+        case verifying
+        /// Verified and in place: the file at this URL is usable offline.
+        case completed(URL)
+    }
+
+    public var lessonID: String
+    /// Bytes of the file on disk so far (including those of an earlier, interrupted attempt).
+    public var bytesReceived: Int64
+    /// The file's size, once the server told it.
+    public var totalBytes: Int64?
+    public var state: State
+}

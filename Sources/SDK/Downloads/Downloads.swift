@@ -1,0 +1,479 @@
+import Crypto
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Lesson media kept on the device for offline use: downloaded streaming to disk (memory stays
+/// flat for any size), resumed after an interruption with `Range` + `If-Range` (after an app
+/// restart too), verified against the server's SHA-256 before it becomes visible, moved into place
+/// atomically, and kept within a storage budget.
+///
+/// Files the user asked to keep are *pinned* and never evicted; others (prefetched) are a cache
+/// evicted least-recently-used when the budget is exceeded. At most ``maxConcurrent`` downloads
+/// run at a time.
+///
+/// ```swift
+/// let downloads = edugo.downloads(for: session)
+/// for try await progress in await downloads.download(lessonID: lesson, courseID: course) {
+///     print(progress.bytesReceived, progress.totalBytes ?? 0)
+/// }
+/// let file = await downloads.localFile(for: lesson)   // usable offline
+/// ```
+public actor Downloads {
+    /// `<data dir>/downloads/<tenant>/<user>/`: `files/`, `partial/` and `manifest.json`.
+    public nonisolated let directory: URL
+    /// The most downloads that run at a time.
+    public nonisolated let maxConcurrent: Int
+    /// Bytes the cached (not pinned) files may take along with the pinned ones.
+    public private(set) var budget: Int64
+
+    private let baseURL: URL
+    private let session: TokenRefreshCoordinator
+    private let transport: any MediaTransport
+    private let now: @Sendable () -> Date
+    private let slots: DownloadSlots
+    private var manifest: DownloadManifest
+    private var active: Set<String> = []
+
+    /// Creates the downloads of one user, reading what an earlier run left in `directory`.
+    ///
+    /// - Parameters:
+    ///   - directory: Where this user's files live (created if needed).
+    ///   - baseURL: The server's base URL.
+    ///   - session: Supplies (and refreshes) the access token.
+    ///   - transport: Streams responses; AsyncHTTPClient on Linux, `URLSession` elsewhere by default.
+    ///   - budget: Bytes the files may take; cached ones are evicted beyond it.
+    ///   - maxConcurrent: Downloads at a time (2 by default).
+    ///   - now: The clock of the least-recently-used order.
+    public init(
+        directory: URL, baseURL: URL, session: TokenRefreshCoordinator, transport: (any MediaTransport)? = nil,
+        budget: Int64 = 2 << 30, maxConcurrent: Int = 2, now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        self.directory = directory
+        self.baseURL = baseURL
+        self.session = session
+        self.transport = transport ?? Self.defaultTransport()
+        self.budget = budget
+        self.maxConcurrent = max(1, maxConcurrent)
+        self.now = now
+        self.slots = DownloadSlots(limit: maxConcurrent)
+        for folder in ["files", "partial"] {
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent(folder, isDirectory: true), withIntermediateDirectories: true)
+        }
+        #if canImport(Darwin)
+        // Pinned and cached files alike are re-downloadable: keep them out of backups.
+        var values = URLResourceValues()
+        values.isExcludedFromBackup = true
+        var files = directory
+        try? files.setResourceValues(values)
+        #endif
+        self.manifest = DownloadManifest.load(from: directory.appendingPathComponent("manifest.json"))
+    }
+
+    static func defaultTransport() -> any MediaTransport {
+        #if canImport(FoundationNetworking)
+        AsyncHTTPClientMediaTransport()
+        #else
+        URLSessionMediaTransport()
+        #endif
+    }
+
+    // MARK: - Downloading
+
+    /// Downloads (or resumes) a lesson's media, reporting progress; the stream ends after the
+    /// `.completed` element, or throws a ``DownloadError``. Cancelling the iteration stops the
+    /// download (its partial file is kept for a resume).
+    ///
+    /// - Parameters:
+    ///   - pinned: Keep the file whatever the budget (`true`), or cache it (`false`, a prefetch).
+    public func download(
+        lessonID: String, courseID: String, pinned: Bool = true
+    ) -> AsyncThrowingStream<DownloadProgress, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<DownloadProgress, any Error>.makeStream()
+        // The stream owns the work: it is cancelled when the consumer stops iterating.
+        let work = Task {
+            do {
+                _ = try await self.fetch(lessonID: lessonID, courseID: courseID, pinned: pinned) { continuation.yield($0) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in work.cancel() }
+        return stream
+    }
+
+    /// Downloads (or resumes) a lesson's media and returns its verified local file.
+    ///
+    /// - Throws: ``DownloadError``; on ``DownloadError/interrupted(bytesReceived:)`` the partial
+    ///   file is kept and the next call resumes it.
+    @discardableResult
+    public func fetch(
+        lessonID: String, courseID: String, pinned: Bool = true,
+        onProgress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }
+    ) async throws -> URL {
+        try Self.checkIdentifier(lessonID)
+        try Self.checkIdentifier(courseID)
+        if var record = manifest.records[lessonID], record.complete, FileManager.default.fileExists(atPath: fileURL(lessonID).path) {
+            record.pinned = record.pinned || pinned
+            record.lastUsed = now()
+            manifest.records[lessonID] = record
+            try saveManifest()
+            let file = fileURL(lessonID)
+            onProgress(DownloadProgress(
+                lessonID: lessonID, bytesReceived: record.size ?? 0, totalBytes: record.size, state: .completed(file)))
+            return file
+        }
+        guard active.insert(lessonID).inserted else { throw DownloadError.alreadyInProgress(lessonID: lessonID) }
+        defer { active.remove(lessonID) }
+        onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: 0, totalBytes: nil, state: .queued))
+        let known = manifest.records[lessonID]
+        return try await slots.run {
+            try await self.transfer(
+                lessonID: lessonID, courseID: courseID, pinned: pinned || (known?.pinned ?? false),
+                etag: known?.complete == false ? known?.etag : nil, onProgress: onProgress)
+        }
+    }
+
+    /// One download attempt (a 401 refreshes the token once; a 416 or a changed file starts over).
+    private nonisolated func transfer(
+        lessonID: String, courseID: String, pinned: Bool, etag knownEtag: String?,
+        onProgress: @escaping @Sendable (DownloadProgress) -> Void
+    ) async throws -> URL {
+        let partial = partialURL(lessonID)
+        var resumeEtag = knownEtag
+        var token = try await session.validAccessToken()
+        var refreshed = false
+        for _ in 0..<4 {
+            var offset = Self.fileSize(partial)
+            if resumeEtag == nil || offset == 0 {
+                try? FileManager.default.removeItem(at: partial)
+                offset = 0
+            }
+            var headers = ["Authorization": "Bearer \(token)", "Accept": "*/*"]
+            if offset > 0, let resumeEtag {
+                headers["Range"] = "bytes=\(offset)-"
+                headers["If-Range"] = resumeEtag
+            }
+            let request = MediaRequest(url: try mediaURL(courseID: courseID, lessonID: lessonID), headers: headers)
+            var writer: FileHandle?
+            // Bytes arriving are hashed on the way and written 1 MiB at a time; a resume hashes the
+            // partial file's bytes from disk first, so a byte that changed there is caught too.
+            var hasher = SHA256()
+            var pending = Data()
+            func flush() throws {
+                guard !pending.isEmpty else { return }
+                try writer?.write(contentsOf: pending)
+                pending.removeAll(keepingCapacity: true)
+            }
+            var received = offset
+            var total: Int64?
+            var etag: String?
+            var retry: RetryReason?
+            do {
+                try await transport.fetch(request, onHead: { head in
+                    switch head.statusCode {
+                    case 200:
+                        received = 0
+                        total = head["content-length"].flatMap { Int64($0) }
+                    case 206:
+                        guard let range = ContentRange(head["content-range"]), range.first == offset else {
+                            throw DownloadError.invalidResponse("206 without a Content-Range continuing byte \(offset)")
+                        }
+                        total = range.size
+                    case 401:
+                        throw RetryReason.unauthorized
+                    case 416:
+                        throw RetryReason.startOver
+                    default:
+                        throw DownloadError.refused(status: head.statusCode, code: nil)
+                    }
+                    guard let tag = head["etag"], DownloadRecord.isSHA256Tag(tag) else {
+                        throw DownloadError.invalidResponse("no SHA-256 ETag")
+                    }
+                    etag = tag
+                    if head.statusCode == 206 {
+                        hasher = try Self.hasher(ofFile: partial)
+                    } else {
+                        try? FileManager.default.removeItem(at: partial)
+                        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+                            throw DownloadError.invalidResponse("could not create \(partial.lastPathComponent)")
+                        }
+                    }
+                    try await self.noteStarted(
+                        lessonID: lessonID, courseID: courseID, pinned: pinned, etag: tag, size: total,
+                        contentType: head["content-type"])
+                    let handle = try FileHandle(forWritingTo: partial)
+                    try handle.seekToEnd()
+                    writer = handle
+                    onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .downloading))
+                }, onChunk: { data in
+                    try Task.checkCancellation()
+                    hasher.update(data: data)
+                    pending.append(data)
+                    if pending.count >= 1 << 20 { try flush() }
+                    received += Int64(data.count)
+                    onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .downloading))
+                })
+            } catch let reason as RetryReason {
+                retry = reason
+            } catch let error as DownloadError {
+                try? writer?.close()
+                throw error
+            } catch {
+                try? flush()
+                try? writer?.synchronize()
+                try? writer?.close()
+                if error is CancellationError { throw error }
+                throw DownloadError.interrupted(bytesReceived: received)
+            }
+            switch retry {
+            case .unauthorized:
+                guard !refreshed else { throw DownloadError.refused(status: 401, code: nil) }
+                refreshed = true
+                token = try await session.accessTokenAfterUnauthorized(failedToken: token)
+                continue
+            case .startOver:
+                resumeEtag = nil
+                continue
+            case nil:
+                break
+            }
+            try flush()
+            try writer?.synchronize()
+            try writer?.close()
+            guard let etag, let expected = DownloadRecord.sha256(of: etag) else {
+                throw DownloadError.invalidResponse("no SHA-256 ETag")
+            }
+            if let total, received != total { throw DownloadError.interrupted(bytesReceived: received) }
+            onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .verifying))
+            let actual = Self.hex(hasher.finalize())
+            guard actual == expected else {
+                try? FileManager.default.removeItem(at: partial)
+                await forget(lessonID)
+                throw DownloadError.checksumMismatch(expected: expected, actual: actual)
+            }
+            let file = fileURL(lessonID)
+            guard rename(partial.path, file.path) == 0 else {
+                throw DownloadError.invalidResponse("could not move the file into place (errno \(errno))")
+            }
+            try await noteCompleted(lessonID: lessonID, size: received)
+            onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: received, state: .completed(file)))
+            return file
+        }
+        throw DownloadError.invalidResponse("the server kept answering 401 or 416")
+    }
+
+    private enum RetryReason: Error { case unauthorized, startOver }
+
+    // MARK: - Reading and removing
+
+    /// The verified local file of a lesson, `nil` when it is not (completely) downloaded. Marks
+    /// it recently used.
+    public func localFile(for lessonID: String) -> URL? {
+        guard var record = manifest.records[lessonID], record.complete else { return nil }
+        let file = fileURL(lessonID)
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        record.lastUsed = now()
+        manifest.records[lessonID] = record
+        try? saveManifest()
+        return file
+    }
+
+    /// Hashes a downloaded file again; a file whose bytes changed on disk is deleted.
+    ///
+    /// - Throws: ``DownloadError/checksumMismatch(expected:actual:)`` (the file is removed).
+    public func verify(lessonID: String) throws {
+        guard let record = manifest.records[lessonID], record.complete, let expected = record.sha256 else { return }
+        let actual = try Self.sha256(of: fileURL(lessonID))
+        guard actual == expected else {
+            remove(lessonID: lessonID)
+            throw DownloadError.checksumMismatch(expected: expected, actual: actual)
+        }
+    }
+
+    /// The complete files, by course then lesson.
+    public func files() -> [DownloadedFile] {
+        manifest.records.values.filter(\.complete).compactMap { record in
+            guard let sha256 = record.sha256 else { return nil }
+            return DownloadedFile(
+                lessonID: record.lessonID, courseID: record.courseID, file: fileURL(record.lessonID),
+                size: record.size ?? 0, sha256: sha256, contentType: record.contentType, pinned: record.pinned)
+        }.sorted { ($0.courseID, $0.lessonID) < ($1.courseID, $1.lessonID) }
+    }
+
+    /// Bytes kept, per course and in all (complete files).
+    public func usage() -> DownloadUsage {
+        var byCourse: [String: Int64] = [:]
+        var total: Int64 = 0
+        var pinned: Int64 = 0
+        for record in manifest.records.values where record.complete {
+            let size = record.size ?? 0
+            byCourse[record.courseID, default: 0] += size
+            total += size
+            if record.pinned { pinned += size }
+        }
+        return DownloadUsage(bytesByCourse: byCourse, totalBytes: total, pinnedBytes: pinned)
+    }
+
+    /// Removes a lesson's file (complete or partial).
+    public func remove(lessonID: String) {
+        try? FileManager.default.removeItem(at: fileURL(lessonID))
+        try? FileManager.default.removeItem(at: partialURL(lessonID))
+        manifest.records[lessonID] = nil
+        try? saveManifest()
+    }
+
+    /// Removes every file of a course.
+    public func remove(courseID: String) {
+        for record in manifest.records.values where record.courseID == courseID {
+            remove(lessonID: record.lessonID)
+        }
+    }
+
+    /// Changes the budget, evicting cached files beyond it at once.
+    public func setBudget(_ bytes: Int64) throws {
+        budget = bytes
+        try enforceBudget(keeping: nil)
+    }
+
+    // MARK: - Manifest
+
+    private func noteStarted(
+        lessonID: String, courseID: String, pinned: Bool, etag: String, size: Int64?, contentType: String?
+    ) throws {
+        manifest.records[lessonID] = DownloadRecord(
+            lessonID: lessonID, courseID: courseID, pinned: pinned, etag: etag, size: size, contentType: contentType,
+            complete: false, lastUsed: now())
+        try saveManifest()
+    }
+
+    private func noteCompleted(lessonID: String, size: Int64) throws {
+        guard var record = manifest.records[lessonID] else { return }
+        record.complete = true
+        record.size = size
+        record.lastUsed = now()
+        manifest.records[lessonID] = record
+        try enforceBudget(keeping: lessonID)
+    }
+
+    private func forget(_ lessonID: String) {
+        manifest.records[lessonID] = nil
+        try? saveManifest()
+    }
+
+    /// Evicts cached files least-recently-used until the total fits the budget, then saves.
+    private func enforceBudget(keeping: String?) throws {
+        let items = manifest.records.values.filter(\.complete).map {
+            DownloadBudget.Item(lessonID: $0.lessonID, size: $0.size ?? 0, pinned: $0.pinned, lastUsed: $0.lastUsed)
+        }
+        for lessonID in DownloadBudget.evictions(items, budget: budget, keeping: keeping) {
+            try? FileManager.default.removeItem(at: fileURL(lessonID))
+            manifest.records[lessonID] = nil
+        }
+        try saveManifest()
+    }
+
+    private func saveManifest() throws {
+        try manifest.save(to: directory.appendingPathComponent("manifest.json"))
+    }
+
+    // MARK: - Paths and helpers
+
+    private nonisolated func fileURL(_ lessonID: String) -> URL {
+        directory.appendingPathComponent("files", isDirectory: true).appendingPathComponent(lessonID)
+    }
+
+    private nonisolated func partialURL(_ lessonID: String) -> URL {
+        directory.appendingPathComponent("partial", isDirectory: true).appendingPathComponent(lessonID + ".part")
+    }
+
+    private nonisolated func mediaURL(courseID: String, lessonID: String) throws -> URL {
+        baseURL.appendingPathComponent("v1/courses/\(courseID)/lessons/\(lessonID)/media")
+    }
+
+    /// Ids become path segments and file names: only letters, digits, `-` and `_`.
+    static func checkIdentifier(_ id: String) throws {
+        guard !id.isEmpty, id.count <= 128,
+            id.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") })
+        else { throw DownloadError.invalidIdentifier(id) }
+    }
+
+    static func fileSize(_ url: URL) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    /// The SHA-256 of a file, read 1 MiB at a time.
+    static func sha256(of url: URL) throws -> String {
+        hex(try hasher(ofFile: url).finalize())
+    }
+
+    /// A hasher fed with a file's bytes, read 1 MiB at a time.
+    static func hasher(ofFile url: URL) throws -> SHA256 {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hasher.update(data: chunk)
+        }
+        return hasher
+    }
+
+    static func hex(_ digest: SHA256.Digest) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Removes every downloaded file of a user (sign-out).
+    public static func removeAll(dataDirectory: URL, tenantID: String, userID: String) {
+        try? FileManager.default.removeItem(at: directory(dataDirectory: dataDirectory, tenantID: tenantID, userID: userID))
+    }
+
+    /// Where a user's downloads live under the SDK's data directory.
+    public static func directory(dataDirectory: URL, tenantID: String, userID: String) -> URL {
+        func safe(_ part: String) -> String {
+            String(part.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" })
+        }
+        return dataDirectory.appendingPathComponent("downloads", isDirectory: true)
+            .appendingPathComponent(safe(tenantID), isDirectory: true).appendingPathComponent(safe(userID), isDirectory: true)
+    }
+}
+
+/// `Content-Range: bytes <first>-<last>/<size>`.
+struct ContentRange: Equatable {
+    var first: Int64
+    var last: Int64
+    var size: Int64
+
+    init?(_ header: String?) {
+        guard let header, header.hasPrefix("bytes ") else { return nil }
+        let parts = header.dropFirst(6).split(separator: "/")
+        guard parts.count == 2, let size = Int64(parts[1]) else { return nil }
+        let bounds = parts[0].split(separator: "-")
+        guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first <= last, last < size
+        else { return nil }
+        (self.first, self.last, self.size) = (first, last, size)
+    }
+}
+
+extension DownloadRecord {
+    static func isSHA256Tag(_ tag: String) -> Bool { sha256(of: tag) != nil }
+
+    /// The hex digest an `ETag` of the form `"<sha256>"` names.
+    static func sha256(of tag: String) -> String? {
+        guard tag.count == 66, tag.hasPrefix("\""), tag.hasSuffix("\"") else { return nil }
+        let hex = tag.dropFirst().dropLast()
+        return hex.allSatisfy { $0.isHexDigit && !$0.isUppercase } ? String(hex) : nil
+    }
+}

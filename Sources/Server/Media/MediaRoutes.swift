@@ -1,0 +1,113 @@
+import Foundation
+import Hummingbird
+
+/// `/v1/courses/{id}/lessons/{lessonId}/media`: a lesson's file, uploaded by the course's teacher
+/// or an admin (streamed to disk), downloaded whole or by byte range by whoever may read it.
+struct MediaRoutes {
+    let deps: Dependencies
+    let directory: MediaDirectory
+
+    static let path = "/v1/courses/{id}/lessons/{lessonId}/media"
+
+    func register(in routes: inout RouteTable) {
+        // The upload's body is the file: not read by the idempotency middleware, not held by the
+        // JSON body limit (``isMediaPath(_:)``), only by `--max-media-size`.
+        routes.add(.put, Self.path, .authenticatedStreaming, upload)
+        routes.add(.get, Self.path, .authenticated, download)
+        routes.add(.delete, Self.path, .authenticated, remove)
+    }
+
+    /// Whether a request path is a media path (`/v1/courses/*/lessons/*/media`).
+    static func isMediaPath(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 7 && parts[0].isEmpty && parts[1] == "v1" && parts[2] == "courses"
+            && parts[4] == "lessons" && parts[6] == "media" && !parts[3].isEmpty && !parts[5].isEmpty
+    }
+
+    @Sendable func upload(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let courseID = try request.pathParameter("id", context)
+        let lessonID = try request.pathParameter("lessonId", context)
+        let base = try VersionPrecondition.required(request, body: [:])
+        guard let type = request.headers[.contentType].flatMap(MediaType.init(contentType:)) else {
+            throw APIError.unsupportedMediaType
+        }
+        let limit = deps.configuration.maxMediaSize
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw APIError.mediaTooLarge(limit: limit)
+        }
+        try await identity.store.checkMediaUpload(lesson: lessonID, ofCourse: courseID, by: identity, base: base)
+        let staged = try await MediaReceiver(directory: directory, limit: limit).receive(request.body, declaredType: type)
+        let lesson = try await identity.store.attachMedia(
+            staged, toLesson: lessonID, ofCourse: courseID, by: identity, base: base, in: directory, now: deps.now)
+        return try JSONResponse.make(
+            LessonResponse(lesson), caching: .revalidate, headers: [.eTag: ETag.header(version: lesson.version)])
+    }
+
+    @Sendable func download(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let courseID = try request.pathParameter("id", context)
+        let lessonID = try request.pathParameter("lessonId", context)
+        let media = try await identity.store.media(ofLesson: lessonID, ofCourse: courseID, visibleTo: identity, in: directory)
+        let tag = MediaETag.header(sha256: media.sha256)
+        var headers: HTTPFields = [
+            .eTag: tag, .acceptRanges: "bytes", .cacheControl: "private",
+        ]
+        if MediaETag.matches(request.headers[.ifNoneMatch], tag: tag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        var range = ByteRange.decide(request.headers[.range], size: media.size)
+        // If-Range names the representation the client holds part of: another one gets the whole file.
+        if let ifRange = request.headers[.ifRange], ifRange.trimmingCharacters(in: .whitespaces) != tag {
+            range = .whole
+        }
+        headers[.contentType] = media.contentType
+        let fileIO = FileIO()
+        switch range {
+        case .unsatisfiable:
+            throw APIError.rangeNotSatisfiable(size: media.size)
+        case .whole:
+            headers[.contentLength] = String(media.size)
+            let body = try await fileIO.loadFile(path: media.file.path, range: 0...(media.size - 1), context: context)
+            return Response(status: .ok, headers: headers, body: body)
+        case .partial(let bytes):
+            headers[.contentLength] = String(bytes.count)
+            headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(media.size)"
+            let body = try await fileIO.loadFile(path: media.file.path, range: bytes, context: context)
+            return Response(status: .partialContent, headers: headers, body: body)
+        }
+    }
+
+    @Sendable func remove(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let courseID = try request.pathParameter("id", context)
+        let lessonID = try request.pathParameter("lessonId", context)
+        let base = try VersionPrecondition.from(request, body: [:])
+        let lesson = try await identity.store.detachMedia(
+            fromLesson: lessonID, ofCourse: courseID, by: identity, base: base, in: directory, now: deps.now)
+        return try JSONResponse.make(
+            LessonResponse(lesson), caching: .revalidate, headers: [.eTag: ETag.header(version: lesson.version)])
+    }
+}
+
+/// The strong entity tag of a media file: its SHA-256.
+enum MediaETag {
+    static func header(sha256: String) -> String { "\"\(sha256)\"" }
+
+    /// Whether `If-None-Match` names the tag (weak comparison, RFC 9110 §13.1.2) or is `*`.
+    static func matches(_ ifNoneMatch: String?, tag: String) -> Bool {
+        guard let ifNoneMatch else { return false }
+        return ETag.list(ifNoneMatch).contains { $0 == "*" || $0 == tag || $0 == "W/" + tag }
+    }
+}
+
+extension APIError {
+    /// `416 range_not_satisfiable` with `Content-Range: bytes */<size>`.
+    static func rangeNotSatisfiable(size: Int) -> APIError {
+        var headers = HTTPFields()
+        headers[.contentRange] = "bytes */\(size)"
+        return APIError(
+            .rangeNotSatisfiable, code: "range_not_satisfiable",
+            detail: "The requested range starts past the file's \(size) bytes.", headers: headers)
+    }
+}

@@ -1,0 +1,172 @@
+import EduGoSDK
+import EduGoTesting
+import Foundation
+import Testing
+
+/// The SDK's lesson downloads against a live server (issue 15): resume, verify, budget.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct DownloadsEndToEndTests {
+    static let swiftCourse = "Programación con Swift"
+
+    /// A seeded server with media on the first lessons of the Swift course (student1 is enrolled),
+    /// and student1's offline session on a fresh directory.
+    func withMedia(
+        files: [Data], _ test: (EduGoTestServer, EduGoClient, OfflineSession, MediaAuthor, String, [String]) async throws -> Void
+    ) async throws {
+        try await withTemporaryDirectory { root in
+            let server = try await EduGoTestServer.start { $0.seedDemoData = true }
+            let author = try await MediaAuthor.signIn(server.baseURL)
+            let (course, lessons) = try await author.lessons(ofCourseTitled: Self.swiftCourse)
+            #expect(lessons.count >= files.count)
+            for (file, lesson) in zip(files, lessons) {
+                try await author.upload(file, course: course, lesson: lesson.id, version: lesson.version)
+            }
+            let client = makeEduGoClient(server: server.baseURL, directory: root.appendingPathComponent("client"))
+            let session = try await client.signIn(email: Demo.studentEmail, password: Demo.studentPassword)
+            do {
+                try await test(server, client, session, author, course, lessons.prefix(files.count).map(\.id))
+            } catch {
+                await server.shutdown()
+                throw error
+            }
+            await server.shutdown()
+        }
+    }
+
+    @Test("a download cut halfway resumes with Range + If-Range after an app restart: ≤ 110% transferred, bytes exact")
+    func interruptedDownloadResumes() async throws {
+        let file = generatedPDF(8 << 20, seed: 11)
+        try await withMedia(files: [file]) { _, client, session, _, course, lessons in
+            let lesson = try #require(lessons.first)
+            let transport = CountingMediaTransport(cutAfter: 4 << 20)
+
+            // Given a download whose connection drops after half the file
+            let first = try client.downloads(for: session, transport: transport)
+            await #expect(throws: DownloadError.self) { try await first.fetch(lessonID: lesson, courseID: course) }
+            #expect(await first.localFile(for: lesson) == nil)
+            let afterCut = transport.bytes
+            #expect(afterCut >= 4 << 20 && afterCut < file.count)
+
+            // When the app restarts (a new Downloads on the same directory) and downloads again
+            let second = try client.downloads(for: session, transport: transport)
+            let url = try await second.fetch(lessonID: lesson, courseID: course)
+
+            // Then it asked only for the rest, conditionally, and the file is the server's, byte for byte
+            let resume = try #require(transport.requests.last)
+            #expect(resume.headers["Range"] == "bytes=\(afterCut)-")
+            #expect(resume.headers["If-Range"]?.count == 66)
+            #expect(transport.requests.count == 2)
+            #expect(transport.bytes == file.count)
+            #expect(Double(transport.bytes) <= Double(file.count) * 1.10)
+            #expect(try Data(contentsOf: url) == file)
+            #expect(await second.localFile(for: lesson) == url)
+            #expect(await second.usage().totalBytes == Int64(file.count))
+        }
+    }
+
+    @Test("a byte corrupted on disk while the download was interrupted is caught by the checksum; nothing is made visible")
+    func corruptedByteIsCaught() async throws {
+        let file = generatedPDF(2 << 20, seed: 12)
+        try await withMedia(files: [file]) { _, client, session, _, course, lessons in
+            let lesson = try #require(lessons.first)
+            let transport = CountingMediaTransport(cutAfter: 1 << 20)
+            let downloads = try client.downloads(for: session, transport: transport)
+            await #expect(throws: DownloadError.self) { try await downloads.fetch(lessonID: lesson, courseID: course) }
+
+            // Given one byte of the partial file flipped on disk
+            let partial = downloads.directory.appendingPathComponent("partial/\(lesson).part")
+            var bytes = try Data(contentsOf: partial)
+            bytes[1000] ^= 0xFF
+            try bytes.write(to: partial)
+
+            // When the download resumes, Then the checksum refuses it and no file is visible
+            await #expect {
+                try await downloads.fetch(lessonID: lesson, courseID: course)
+            } throws: { error in
+                if case DownloadError.checksumMismatch = error { return true }
+                return false
+            }
+            #expect(await downloads.localFile(for: lesson) == nil)
+            #expect(!FileManager.default.fileExists(atPath: partial.path))
+            #expect(await downloads.usage().totalBytes == 0)
+
+            // And the next download starts over and succeeds
+            let url = try await downloads.fetch(lessonID: lesson, courseID: course)
+            #expect(try Data(contentsOf: url) == file)
+        }
+    }
+
+    @Test("a file replaced on the server while the download was interrupted starts over (If-Range no longer matches)")
+    func changedFileStartsOver() async throws {
+        let original = generatedPDF(2 << 20, seed: 13)
+        let replacement = generatedPDF(3 << 20, seed: 14)
+        try await withMedia(files: [original]) { _, client, session, author, course, lessons in
+            let lesson = try #require(lessons.first)
+            let transport = CountingMediaTransport(cutAfter: 1 << 20)
+            let downloads = try client.downloads(for: session, transport: transport)
+            await #expect(throws: DownloadError.self) { try await downloads.fetch(lessonID: lesson, courseID: course) }
+
+            let (_, current) = try await author.lessons(ofCourseTitled: Self.swiftCourse)
+            let version = try #require(current.first { $0.id == lesson }?.version)
+            try await author.upload(replacement, course: course, lesson: lesson, version: version)
+
+            let url = try await downloads.fetch(lessonID: lesson, courseID: course)
+            #expect(try Data(contentsOf: url) == replacement)
+        }
+    }
+
+    @Test("beyond the budget, cached files are evicted least recently used; pinned files are kept")
+    func evictionKeepsPinned() async throws {
+        let files = (0..<4).map { generatedPDF(1 << 20, seed: UInt64(20 + $0)) }
+        try await withMedia(files: files) { _, client, session, _, course, lessons in
+            let downloads = try client.downloads(for: session, budget: (5 << 20) / 2, transport: CountingMediaTransport())
+
+            // A pinned, then B and C cached: 3 MiB > 2.5 MiB evicts the least recently used cached one, B
+            try await downloads.fetch(lessonID: lessons[0], courseID: course, pinned: true)
+            try await downloads.fetch(lessonID: lessons[1], courseID: course, pinned: false)
+            try await downloads.fetch(lessonID: lessons[2], courseID: course, pinned: false)
+            #expect(await downloads.localFile(for: lessons[0]) != nil)
+            #expect(await downloads.localFile(for: lessons[1]) == nil)
+            #expect(await downloads.localFile(for: lessons[2]) != nil)
+
+            // D cached evicts C (A is older but pinned)
+            try await downloads.fetch(lessonID: lessons[3], courseID: course, pinned: false)
+            #expect(await downloads.localFile(for: lessons[0]) != nil)
+            #expect(await downloads.localFile(for: lessons[2]) == nil)
+            #expect(await downloads.localFile(for: lessons[3]) != nil)
+            let usage = await downloads.usage()
+            #expect(usage.totalBytes == 2 << 20)
+            #expect(usage.pinnedBytes == 1 << 20)
+            #expect(usage.bytesByCourse == [course: 2 << 20])
+        }
+    }
+
+    @Test("the progress stream reports queued, downloading, verifying and completed; sign-out removes the files")
+    func progressStreamAndSignOut() async throws {
+        let file = generatedPDF(1 << 20, seed: 30)
+        try await withMedia(files: [file]) { _, client, session, _, course, lessons in
+            let lesson = try #require(lessons.first)
+            let downloads = try client.downloads(for: session)
+
+            var states: [DownloadProgress.State] = []
+            var last: DownloadProgress?
+            for try await progress in await downloads.download(lessonID: lesson, courseID: course) {
+                if states.last != progress.state { states.append(progress.state) }
+                last = progress
+            }
+
+            let final = try #require(last)
+            #expect(states.first == .queued)
+            #expect(states.contains(.downloading) && states.contains(.verifying))
+            guard case .completed(let url) = final.state else {
+                Issue.record("did not complete: \(final)")
+                return
+            }
+            #expect(final.bytesReceived == Int64(file.count))
+            #expect(try Data(contentsOf: url) == file)
+
+            try await client.signOut()
+            #expect(!FileManager.default.fileExists(atPath: downloads.directory.path))
+        }
+    }
+}

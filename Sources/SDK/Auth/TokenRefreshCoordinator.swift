@@ -15,7 +15,7 @@ public actor TokenRefreshCoordinator {
     private let environment: SDKEnvironment
     private let leeway: TimeInterval
     private let refresher: Refresher
-    private let events: SessionEventBroadcaster
+    private let events: Broadcaster<SessionEvent>
     private var window: RefreshWindow
     private var tokens: SessionTokens?
     private var loaded = false
@@ -29,7 +29,7 @@ public actor TokenRefreshCoordinator {
 
     init(
         store: any TokenStore, key: TokenStoreKey, environment: SDKEnvironment, leeway: Duration,
-        window: RefreshWindow, events: SessionEventBroadcaster, refresher: @escaping Refresher
+        window: RefreshWindow, events: Broadcaster<SessionEvent>, refresher: @escaping Refresher
     ) {
         self.store = store
         self.key = key

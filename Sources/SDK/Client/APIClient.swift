@@ -15,7 +15,7 @@ public final class APIClient: Sendable {
     /// The session's tokens and their refreshing.
     public let session: TokenRefreshCoordinator
     let environment: SDKEnvironment
-    let events = SessionEventBroadcaster()
+    let events = Broadcaster<SessionEvent>()
     private let chain: InterceptorChain
     private let observers: [any TransportObserver]
 

@@ -1,28 +1,42 @@
 import Synchronization
 
-/// Fans values out to every subscriber; each ``subscribe()`` gets its own stream that starts
-/// with the current value.
+/// Fans values out to every subscriber, each ``subscribe()`` getting its own stream.
+///
+/// Made with a current value (``init(_:)``), it holds a state: a new stream starts with the
+/// current value and ``update(_:)`` publishes only changes (sync status, connectivity). Made without
+/// one (``init()``), it passes events on: ``emit(_:)`` publishes every value and a new stream
+/// starts empty (session events).
 final class Broadcaster<Value: Sendable>: Sendable {
     private struct State {
-        var current: Value
+        var current: Value?
         var continuations: [Int: AsyncStream<Value>.Continuation] = [:]
         var nextID = 0
     }
 
     private let state: Mutex<State>
+    private let buffered: Int
 
+    /// A state broadcaster starting at `initial`; each stream keeps the newest 16 values.
     init(_ initial: Value) {
         state = Mutex(State(current: initial))
+        buffered = 16
     }
 
-    var value: Value { state.withLock { $0.current } }
+    /// An event broadcaster; each stream keeps the newest 32 events.
+    init() {
+        state = Mutex(State(current: nil))
+        buffered = 32
+    }
+
+    /// The current value of a state broadcaster (`nil` for an event broadcaster).
+    var current: Value? { state.withLock { $0.current } }
 
     func subscribe() -> AsyncStream<Value> {
-        let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(buffered))
         let id = state.withLock { state -> Int in
             state.nextID += 1
             state.continuations[state.nextID] = continuation
-            continuation.yield(state.current)
+            if let current = state.current { continuation.yield(current) }
             return state.nextID
         }
         continuation.onTermination = { [weak self] _ in
@@ -31,13 +45,23 @@ final class Broadcaster<Value: Sendable>: Sendable {
         return stream
     }
 
-    /// Applies `change` and publishes the result when it differs.
+    /// Publishes `event` to every stream (an event broadcaster's way to publish).
+    func emit(_ event: Value) {
+        let targets = state.withLock { Array($0.continuations.values) }
+        for continuation in targets { continuation.yield(event) }
+    }
+
+    /// Applies `change` to a state broadcaster's value and publishes the result when it differs.
+    /// An event broadcaster has no value to change: nothing happens.
     func update(_ change: (inout Value) -> Void) where Value: Equatable {
-        let (value, targets) = state.withLock { state -> (Value, [AsyncStream<Value>.Continuation]) in
-            let before = state.current
-            change(&state.current)
-            return (state.current, state.current == before ? [] : Array(state.continuations.values))
+        let (value, targets) = state.withLock { state -> (Value?, [AsyncStream<Value>.Continuation]) in
+            guard var value = state.current else { return (nil, []) }
+            let before = value
+            change(&value)
+            state.current = value
+            return (value, value == before ? [] : Array(state.continuations.values))
         }
+        guard let value else { return }
         for continuation in targets { continuation.yield(value) }
     }
 }

@@ -46,7 +46,7 @@ public final class ConnectivityMonitor: TransportObserver, Sendable {
         }
     }
 
-    public var isConnected: Bool { state.value }
+    public var isConnected: Bool { state.current == true }
 
     /// The current state, then every change.
     public func updates() -> AsyncStream<Bool> {
@@ -74,7 +74,7 @@ public final class ConnectivityMonitor: TransportObserver, Sendable {
         #endif
         var delay = Duration.seconds(1)
         while !Task.isCancelled {
-            if state.value {
+            if state.current == true {
                 delay = .seconds(1)
                 for await connected in updates() where !connected { break }
                 continue

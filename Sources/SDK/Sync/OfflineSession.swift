@@ -34,7 +34,7 @@ public final class OfflineSession: Sendable {
     /// due; refreshes cached collections) until the calling task is cancelled, or the session ends
     /// (another user signs in on the client, or this one signs out).
     public func run() async {
-        guard !stopRequested.value else { return }
+        guard stopRequested.current != true else { return }
         runs.update { $0 += 1 }
         defer { runs.update { $0 -= 1 } }
         await withTaskGroup(of: Void.self) { group in

@@ -60,7 +60,7 @@ public actor SyncEngine {
         statusBroadcaster.subscribe()
     }
 
-    public nonisolated var status: SyncStatus { statusBroadcaster.value }
+    public nonisolated var status: SyncStatus { statusBroadcaster.current ?? SyncStatus() }
 
     /// Recounts the outbox, dead letters and conflicts and publishes the status.
     public func refreshStatus() async {

@@ -55,6 +55,8 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 // Lesson media: uploads streamed to disk off the event loop (Hummingbird's FileIO uses it too).
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
+                // Lesson media: downloads read an opened descriptor on NIO's thread pool.
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Sources/Server",
             resources: [.copy("Resources/openapi.yaml"), .copy("Resources/Console")],

@@ -48,7 +48,9 @@ struct MediaRoutes {
         let identity = try context.requireIdentity()
         let courseID = try request.pathParameter("id", context)
         let lessonID = try request.pathParameter("lessonId", context)
-        let media = try await identity.store.media(ofLesson: lessonID, ofCourse: courseID, visibleTo: identity, in: directory)
+        let (media, file) = try await Self.openCurrent {
+            try await identity.store.media(ofLesson: lessonID, ofCourse: courseID, visibleTo: identity, in: directory)
+        }
         let tag = MediaETag.header(sha256: media.sha256)
         var headers: HTTPFields = [
             .eTag: tag, .acceptRanges: "bytes", .cacheControl: "private",
@@ -62,19 +64,33 @@ struct MediaRoutes {
             range = .whole
         }
         headers[.contentType] = media.contentType
-        let fileIO = FileIO()
         switch range {
         case .unsatisfiable:
             throw APIError.rangeNotSatisfiable(size: media.size)
         case .whole:
             headers[.contentLength] = String(media.size)
-            let body = try await fileIO.loadFile(path: media.file.path, range: 0...(media.size - 1), context: context)
+            let body = media.size > 0 ? file.body(range: 0...(media.size - 1)) : ResponseBody()
             return Response(status: .ok, headers: headers, body: body)
         case .partial(let bytes):
             headers[.contentLength] = String(bytes.count)
             headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(media.size)"
-            let body = try await fileIO.loadFile(path: media.file.path, range: bytes, context: context)
-            return Response(status: .partialContent, headers: headers, body: body)
+            return Response(status: .partialContent, headers: headers, body: file.body(range: bytes))
+        }
+    }
+
+    /// The lesson's media as `lookup` finds it, with its file open. A file gone between the lookup
+    /// and the open belonged to media replaced or deleted meanwhile (the store removes a file only
+    /// after the change committed), so the lookup is made again and sees the change; the same
+    /// name missing twice is a file lost from disk, answered as no media.
+    static func openCurrent(
+        _ lookup: () async throws -> LessonMediaFile
+    ) async throws -> (LessonMediaFile, OpenMediaFile) {
+        var missing: URL?
+        while true {
+            let media = try await lookup()
+            if let file = try await OpenMediaFile.open(path: media.file.path) { return (media, file) }
+            guard media.file != missing else { throw APIError.notFound("media") }
+            missing = media.file
         }
     }
 

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+@testable import EduGoSDK
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// ``DownloadInterruption``: which failures a download waits through (a lost connection) and which
+/// end it at once.
+@Suite struct DownloadInterruptionTests {
+    @Test("a refused, dropped or timed-out connection is a lost connection: the download waits")
+    func transportFailuresWait() {
+        for error: any Error in [
+            URLError(.networkConnectionLost), URLError(.cannotConnectToHost), URLError(.timedOut),
+            NetworkError.noConnection, NetworkError.timeout, MysteryTransportError(),
+        ] {
+            #expect(DownloadInterruption.classify(error) == .connectionLost, "\(error)")
+        }
+    }
+
+    @Test("the server's refusals, a checksum mismatch, cancellation, a refused pin and a disk failure end the download")
+    func otherFailuresAreFinal() {
+        for error: any Error in [
+            DownloadError.refused(status: 403, code: nil), DownloadError.refused(status: 404, code: nil),
+            DownloadError.checksumMismatch(expected: "a", actual: "b"), DownloadError.invalidResponse("no ETag"),
+            CancellationError(), URLError(.cancelled), NetworkError.cancelled,
+            NetworkError.pinningFailed(host: "api.example.com"), NetworkError.untrustedCertificate(host: "api.example.com"),
+            URLError(.serverCertificateUntrusted), DownloadDiskFailure(underlying: CocoaError(.fileWriteOutOfSpace)),
+        ] {
+            #expect(DownloadInterruption.classify(error) == .final, "\(error)")
+        }
+    }
+
+    private struct MysteryTransportError: Error {}
+}

@@ -20,16 +20,28 @@ import FoundationNetworking
         }
     }
 
-    @Test("the server's refusals, a checksum mismatch, cancellation, a refused pin and a disk failure end the download")
+    @Test("the server's refusals, a checksum mismatch, cancellation and a disk failure end the download")
     func otherFailuresAreFinal() {
         for error: any Error in [
             DownloadError.refused(status: 403, code: nil), DownloadError.refused(status: 404, code: nil),
             DownloadError.checksumMismatch(expected: "a", actual: "b"), DownloadError.invalidResponse("no ETag"),
             CancellationError(), URLError(.cancelled), NetworkError.cancelled,
-            NetworkError.pinningFailed(host: "api.example.com"), NetworkError.untrustedCertificate(host: "api.example.com"),
-            URLError(.serverCertificateUntrusted), DownloadDiskFailure(underlying: CocoaError(.fileWriteOutOfSpace)),
+            DownloadDiskFailure(underlying: CocoaError(.fileWriteOutOfSpace)),
         ] {
             #expect(DownloadInterruption.classify(error) == .final, "\(error)")
+        }
+    }
+
+    @Test("a refused pin or certificate ends the download, and says which")
+    func refusedCertificatesAreUntrusted() {
+        let host = "api.example.com"
+        #expect(DownloadInterruption.classify(NetworkError.pinningFailed(host: host)) == .untrusted(.pinningFailed(host: host)))
+        #expect(
+            DownloadInterruption.classify(NetworkError.untrustedCertificate(host: host)) == .untrusted(.untrustedCertificate(host: host)))
+        #expect(DownloadInterruption.classify(NetworkError.securityError("TLS failed")) == .untrusted(.securityError("TLS failed")))
+        guard case .untrusted(.untrustedCertificate) = DownloadInterruption.classify(URLError(.serverCertificateUntrusted)) else {
+            Issue.record("a URLError for an untrusted certificate is not classified as untrusted")
+            return
         }
     }
 

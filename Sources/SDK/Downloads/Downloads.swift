@@ -58,7 +58,9 @@ public actor Downloads {
     ///   - directory: Where this user's files live (created if needed).
     ///   - baseURL: The server's base URL.
     ///   - session: Supplies (and refreshes) the access token.
-    ///   - transport: Streams responses; AsyncHTTPClient on Linux, `URLSession` elsewhere by default.
+    ///   - transport: Streams responses; AsyncHTTPClient on Linux, `URLSession` elsewhere by default,
+    ///     without certificate pinning: pass ``APIConfiguration/makeDefaultMediaTransport()`` to pin
+    ///     (``EduGoClient/downloads(for:budget:maxConcurrent:transport:resumeLimit:)`` does).
     ///   - budget: Bytes the files may take; cached ones are evicted beyond it.
     ///   - maxConcurrent: Downloads at a time (2 by default).
     ///   - now: The clock of the least-recently-used order.
@@ -176,7 +178,9 @@ public actor Downloads {
         /// Waits for the server after a lost connection, or throws when this download does not wait.
         func waitForNetwork(after error: any Error, received: Int64, progressSince offset: Int64, total: Int64?) async throws {
             try Task.checkCancellation()
-            guard let monitor, DownloadInterruption.classify(error) == .connectionLost else {
+            let interruption = DownloadInterruption.classify(error)
+            if case .untrusted(let refusal) = interruption { throw DownloadError.untrustedServer(refusal) }
+            guard let monitor, interruption == .connectionLost else {
                 throw DownloadError.interrupted(bytesReceived: received)
             }
             waits = received > offset ? 1 : waits + 1

@@ -9,7 +9,8 @@ extension EduGoClient {
     /// - Parameters:
     ///   - budget: Bytes the files may take; cached (not pinned) ones are evicted beyond it.
     ///   - maxConcurrent: Downloads at a time.
-    ///   - transport: Streams the files (the platform's default when `nil`).
+    ///   - transport: Streams the files; when `nil`, ``APIConfiguration/makeDefaultMediaTransport()``
+    ///     of this client's configuration, so media downloads honour its certificate pinning.
     ///   - resumeLimit: Lost connections in a row without a byte received that a download waits
     ///     through before it fails; 0 fails at the first one, as a ``Downloads`` without a monitor does.
     public func downloads(
@@ -19,7 +20,8 @@ extension EduGoClient {
         try Downloads(
             directory: Downloads.directory(
                 dataDirectory: dataDirectory, tenantID: session.store.tenantID, userID: session.store.userID),
-            baseURL: api.configuration.baseURL, session: api.session, transport: transport, budget: budget,
+            baseURL: api.configuration.baseURL, session: api.session,
+            transport: transport ?? api.configuration.makeDefaultMediaTransport(), budget: budget,
             maxConcurrent: maxConcurrent, now: environment.now, monitor: monitor, resumeLimit: resumeLimit)
     }
 }

@@ -38,7 +38,8 @@ public actor Downloads {
     /// The most downloads that run at a time.
     public nonisolated let maxConcurrent: Int
     /// How many lost connections in a row without a byte received a download waits through
-    /// before it fails (0: never wait). Receiving a byte starts the count again.
+    /// before it fails (0: never wait; always 0 without a monitor). Receiving a byte starts the
+    /// count again. A waiting download keeps its place among the ``maxConcurrent``.
     public nonisolated let resumeLimit: Int
     /// Bytes the cached (not pinned) files may take along with the pinned ones.
     public private(set) var budget: Int64

@@ -184,6 +184,30 @@ import Testing
         #expect(monitor.isConnected)
     }
 
+    @Test("while run() is probing, waitUntilConnected() leaves the probing to it")
+    func waitLeavesProbingToRun() async throws {
+        // Given run() probing (sleeps a thousand times shorter than asked), its second probe hanging
+        let fast = SDKEnvironment(now: { Date() }, sleep: { try await Task.sleep(for: $0 / 1000) }, jitter: { 0 })
+        let probe = ScriptedProbe(false)
+        let monitor = ConnectivityMonitor(initiallyConnected: false, environment: fast) {
+            if probe() == false, probe.count >= 2 { try? await Task.sleep(for: .seconds(3600)) }
+            return false
+        }
+        let running = Task { await monitor.run() }
+        _ = await firstValue(of: probe.calls) { $0 == 2 }
+
+        // When a caller waits a while, until a request finds the server
+        let waiting = Task { try await monitor.waitUntilConnected() }
+        try await Task.sleep(for: .milliseconds(50))
+        monitor.transportDidFinish(.response(200))
+        try await waiting.value
+        running.cancel()
+        await running.value
+
+        // Then only run() probed
+        #expect(probe.count == 2)
+    }
+
     @Test("a request that gets an answer ends waitUntilConnected()")
     func waitEndsOnAnAnswer() async throws {
         // Given a wait whose probe hangs

@@ -20,7 +20,8 @@ struct DownloadCommand: AsyncParsableCommand {
         guard !global.offline else { throw CLIError.unreachable("download needs the server; drop --offline") }
         let client = try global.client()
         let session = try await global.session(client)
-        let downloads = try client.downloads(for: session)
+        // A one-shot command does not wait for the network: it fails, and running it again resumes.
+        let downloads = try client.downloads(for: session, resumeLimit: 0)
         var lessonIDs: [String]
         if let lesson {
             lessonIDs = [lesson]
@@ -86,6 +87,7 @@ struct DownloadCommand: AsyncParsableCommand {
         switch state {
         case .queued: "queued"
         case .downloading: "downloading"
+        case .waitingForNetwork: "waiting_for_network"
         case .verifying: "verifying"
         case .completed: "completed"
         }

@@ -1,6 +1,7 @@
 import EduGoSDK
 import EduGoTesting
 import Foundation
+import Synchronization
 import Testing
 
 /// The SDK's lesson downloads against a live server (issue 15): resume, verify, budget.
@@ -41,7 +42,7 @@ struct DownloadsEndToEndTests {
             let transport = CountingMediaTransport(cutAfter: 4 << 20)
 
             // Given a download whose connection drops after half the file
-            let first = try client.downloads(for: session, transport: transport)
+            let first = try client.downloads(for: session, transport: transport, resumeLimit: 0)
             await #expect(throws: DownloadError.self) { try await first.fetch(lessonID: lesson, courseID: course) }
             #expect(await first.localFile(for: lesson) == nil)
             let afterCut = transport.bytes
@@ -64,13 +65,89 @@ struct DownloadsEndToEndTests {
         }
     }
 
+    @Test("with the server gone mid-file the download waits, then finishes by itself when it is back: ≤ 110% transferred")
+    func waitsWhileOfflineAndResumesByItself() async throws {
+        let file = generatedPDF(6 << 20, seed: 15)
+        try await withMedia(files: [file]) { server, client, session, _, course, lessons in
+            let lesson = try #require(lessons.first)
+            // Given a server that goes away once 2 MiB of the file arrived (the connection drops)
+            let transport = CountingMediaTransport()
+            transport.outage(after: 2 << 20) { await server.stop() }
+            let downloads = try client.downloads(for: session, transport: transport)
+
+            // When the download runs (one call) and the server comes back on the same port
+            let progress = EventRecorder.recording(await downloads.download(lessonID: lesson, courseID: course))
+            var waited: DownloadProgress?
+            while waited == nil, let next = await progress.next(within: .seconds(30)) {
+                if next.state == .waitingForNetwork { waited = next }
+            }
+            let waiting = try #require(waited, "the download never reported waitingForNetwork")
+            #expect(waiting.bytesReceived >= 2 << 20 && waiting.bytesReceived < file.count)
+            await transport.outageFinished()
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(await downloads.localFile(for: lesson) == nil)
+            try await server.restart()
+
+            // Then it completes by itself, asking only for the rest, and the file is the server's
+            var last: DownloadProgress?
+            while let next = await progress.next(within: .seconds(60)) {
+                last = next
+                if case .completed = next.state { break }
+            }
+            let final = try #require(last)
+            guard case .completed(let url) = final.state else {
+                Issue.record("did not complete by itself: \(final)")
+                return
+            }
+            let resume = try #require(transport.requests.last)
+            #expect(resume.headers["Range"] == "bytes=\(waiting.bytesReceived)-")
+            #expect(resume.headers["If-Range"]?.count == 66)
+            #expect(transport.bytes == file.count)
+            #expect(Double(transport.bytes) <= Double(file.count) * 1.10)
+            #expect(try Data(contentsOf: url) == file)
+            #expect(await downloads.localFile(for: lesson) == url)
+        }
+    }
+
+    @Test("cancelling a download that waits for the network ends it at once; the partial file is kept for later")
+    func cancellingEndsTheWait() async throws {
+        let file = generatedPDF(4 << 20, seed: 16)
+        try await withMedia(files: [file]) { server, client, session, _, course, lessons in
+            let lesson = try #require(lessons.first)
+            // Given a download waiting for a server that went away mid-file
+            let transport = CountingMediaTransport()
+            transport.outage(after: 1 << 20) { await server.stop() }
+            let downloads = try client.downloads(for: session, transport: transport)
+            let waiting = Mutex(false)
+            let task = Task {
+                try await downloads.fetch(lessonID: lesson, courseID: course) { progress in
+                    if progress.state == .waitingForNetwork { waiting.withLock { $0 = true } }
+                }
+            }
+            #expect(try await eventually { waiting.withLock { $0 } })
+            await transport.outageFinished()
+
+            // When the task is cancelled
+            let start = ContinuousClock.now
+            task.cancel()
+            let result = await task.result
+
+            // Then it ends promptly with CancellationError, nothing visible, the partial file kept
+            #expect(ContinuousClock.now - start < .seconds(5))
+            #expect(throws: CancellationError.self) { try result.get() }
+            #expect(await downloads.localFile(for: lesson) == nil)
+            let partial = downloads.directory.appendingPathComponent("partial/\(lesson).part")
+            #expect(FileManager.default.fileExists(atPath: partial.path))
+        }
+    }
+
     @Test("a byte corrupted on disk while the download was interrupted is caught by the checksum; nothing is made visible")
     func corruptedByteIsCaught() async throws {
         let file = generatedPDF(2 << 20, seed: 12)
         try await withMedia(files: [file]) { _, client, session, _, course, lessons in
             let lesson = try #require(lessons.first)
             let transport = CountingMediaTransport(cutAfter: 1 << 20)
-            let downloads = try client.downloads(for: session, transport: transport)
+            let downloads = try client.downloads(for: session, transport: transport, resumeLimit: 0)
             await #expect(throws: DownloadError.self) { try await downloads.fetch(lessonID: lesson, courseID: course) }
 
             // Given one byte of the partial file flipped on disk
@@ -103,7 +180,7 @@ struct DownloadsEndToEndTests {
         try await withMedia(files: [original]) { _, client, session, author, course, lessons in
             let lesson = try #require(lessons.first)
             let transport = CountingMediaTransport(cutAfter: 1 << 20)
-            let downloads = try client.downloads(for: session, transport: transport)
+            let downloads = try client.downloads(for: session, transport: transport, resumeLimit: 0)
             await #expect(throws: DownloadError.self) { try await downloads.fetch(lessonID: lesson, courseID: course) }
 
             let (_, current) = try await author.lessons(ofCourseTitled: Self.swiftCourse)

@@ -155,4 +155,94 @@ import Testing
         #expect(environment.sleeps == [.seconds(1), .seconds(2)])
         #expect(!monitor.isConnected)
     }
+
+    // MARK: waitUntilConnected()
+
+    @Test("waitUntilConnected() returns at once while connected, without probing")
+    func waitReturnsAtOnceWhenConnected() async throws {
+        let probe = ScriptedProbe(false)
+        let monitor = ConnectivityMonitor(initiallyConnected: true, environment: environment.sdk) { probe() }
+
+        try await monitor.waitUntilConnected()
+
+        #expect(probe.count == 0)
+        #expect(environment.sleeps.isEmpty)
+    }
+
+    @Test("offline with no run() probing, waitUntilConnected() probes by itself, delays growing from 1 s, until the server answers")
+    func waitProbesByItself() async throws {
+        // Given a server that answers the third probe
+        let probe = ScriptedProbe(false, false, true)
+        let monitor = ConnectivityMonitor(initiallyConnected: false, environment: environment.sdk) { probe() }
+
+        // When a caller waits
+        try await monitor.waitUntilConnected()
+
+        // Then it probed three times, 1 and 2 s apart, and the monitor says connected
+        #expect(probe.count == 3)
+        #expect(environment.sleeps == [.seconds(1), .seconds(2)])
+        #expect(monitor.isConnected)
+    }
+
+    @Test("while run() is probing, waitUntilConnected() leaves the probing to it")
+    func waitLeavesProbingToRun() async throws {
+        // Given run() probing (sleeps a thousand times shorter than asked), its second probe hanging
+        let fast = SDKEnvironment(now: { Date() }, sleep: { try await Task.sleep(for: $0 / 1000) }, jitter: { 0 })
+        let probe = ScriptedProbe(false)
+        let monitor = ConnectivityMonitor(initiallyConnected: false, environment: fast) {
+            if probe() == false, probe.count >= 2 { try? await Task.sleep(for: .seconds(3600)) }
+            return false
+        }
+        let running = Task { await monitor.run() }
+        _ = await firstValue(of: probe.calls) { $0 == 2 }
+
+        // When a caller waits a while, until a request finds the server
+        let waiting = Task { try await monitor.waitUntilConnected() }
+        try await Task.sleep(for: .milliseconds(50))
+        monitor.transportDidFinish(.response(200))
+        try await waiting.value
+        running.cancel()
+        await running.value
+
+        // Then only run() probed
+        #expect(probe.count == 2)
+    }
+
+    @Test("a request that gets an answer ends waitUntilConnected()")
+    func waitEndsOnAnAnswer() async throws {
+        // Given a wait whose probe hangs
+        let probe = ScriptedProbe(false)
+        let monitor = ConnectivityMonitor(initiallyConnected: false, environment: environment.sdk) {
+            _ = probe()
+            try? await Task.sleep(for: .seconds(3600))
+            return false
+        }
+        let waiting = Task { try await monitor.waitUntilConnected() }
+        _ = await firstValue(of: probe.calls) { $0 == 1 }
+
+        // When an API request finds the server
+        monitor.transportDidFinish(.response(200))
+
+        // Then the wait ends
+        try await waiting.value
+        #expect(monitor.isConnected)
+    }
+
+    @Test("cancelling the waiting task ends waitUntilConnected() with CancellationError")
+    func waitEndsOnCancellation() async throws {
+        // Given a wait while offline, its probe hanging
+        let probe = ScriptedProbe(false)
+        let monitor = ConnectivityMonitor(initiallyConnected: false, environment: environment.sdk) {
+            _ = probe()
+            try? await Task.sleep(for: .seconds(3600))
+            return false
+        }
+        let waiting = Task { try await monitor.waitUntilConnected() }
+        _ = await firstValue(of: probe.calls) { $0 == 1 }
+
+        // When the task is cancelled, Then the wait throws CancellationError
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        #expect(!monitor.isConnected)
+    }
 }

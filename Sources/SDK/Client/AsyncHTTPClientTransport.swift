@@ -67,9 +67,15 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         otherClient.shutdown { _ in }
     }
 
+    /// The client whose connections answer to `url`'s host's pins (the unpinned one for a host
+    /// without pins), and the normalized host.
+    func client(for url: URL) -> (client: HTTPClient, host: String) {
+        let host = CertificatePinning.normalized(url.host ?? "")
+        return (pinnedClients[host] ?? otherClient, host)
+    }
+
     public func send(_ request: APIRequest) async throws -> APIResponse {
-        let host = CertificatePinning.normalized(request.url.host ?? "")
-        let client = pinnedClients[host] ?? otherClient
+        let (client, host) = client(for: request.url)
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for (name, value) in request.headers {

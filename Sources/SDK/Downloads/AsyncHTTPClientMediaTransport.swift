@@ -3,30 +3,65 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 
-/// ``MediaTransport`` over AsyncHTTPClient's shared client: the body arrives as it is read from
-/// the socket, one buffer at a time. (Certificate pinning is not applied to media downloads.)
+/// ``MediaTransport`` over AsyncHTTPClient: the body arrives as it is read from the socket, one
+/// buffer at a time.
+///
+/// Made with an enabled ``CertificatePinning`` (``init(pinning:timeout:)``, which
+/// ``APIConfiguration/makeDefaultMediaTransport()`` uses when the configuration pins), its
+/// connections go through the same checks as ``AsyncHTTPClientTransport``'s: chain and host name
+/// against the configuration's trust roots, then the host's pins, before any request byte is sent.
+/// A refusal fails the fetch with ``NetworkError/pinningFailed(host:)`` or
+/// ``NetworkError/untrustedCertificate(host:)``; it never falls back to an unpinned connection.
+/// Without pinning it uses AsyncHTTPClient's shared client.
 public struct AsyncHTTPClientMediaTransport: MediaTransport {
     /// The longest a whole download may take before it is abandoned (its partial file is kept).
     public var timeout: Duration
+    /// The pinned clients, when pinning is enabled.
+    private let pinned: AsyncHTTPClientTransport?
 
+    /// A transport over AsyncHTTPClient's shared client (ordinary TLS, no pins).
     public init(timeout: Duration = .seconds(24 * 3600)) {
         self.timeout = timeout
+        self.pinned = nil
+    }
+
+    /// A transport that validates against `pinning`'s trust roots and checks its pins, as
+    /// ``AsyncHTTPClientTransport/init(pinning:http2:maximumBodySize:logger:)`` does.
+    ///
+    /// - Throws: When a trust root is not a DER certificate.
+    public init(pinning: CertificatePinning, timeout: Duration = .seconds(24 * 3600)) throws {
+        self.timeout = timeout
+        self.pinned = pinning.isEnabled ? try AsyncHTTPClientTransport(pinning: pinning) : nil
     }
 
     public func fetch(
         _ request: MediaRequest, onHead: (MediaResponseHead) async throws -> Void,
         onChunk: (Data) async throws -> Void
     ) async throws {
+        let (client, host) = pinned?.client(for: request.url) ?? (HTTPClient.shared, request.url.host ?? "")
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = .GET
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
-        let (seconds, attoseconds) = timeout.components
-        let response = try await HTTPClient.shared.execute(
-            outgoing, timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+        // The transport's failures are classified as the API's are (a refused pin stays a refused
+        // pin); what onHead and onChunk throw passes unchanged.
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(outgoing, timeout: .nanoseconds(timeout.wholeNanoseconds))
+        } catch {
+            throw AsyncHTTPClientTransport.classify(error, host: host)
+        }
         var headers: [String: String] = [:]
         for (name, value) in response.headers { headers[name.lowercased()] = value }
         try await onHead(MediaResponseHead(statusCode: Int(response.status.code), headers: headers))
-        for try await buffer in response.body {
+        var body = response.body.makeAsyncIterator()
+        while true {
+            let buffer: ByteBuffer?
+            do {
+                buffer = try await body.next()
+            } catch {
+                throw AsyncHTTPClientTransport.classify(error, host: host)
+            }
+            guard let buffer else { return }
             try await onChunk(Data(buffer.readableBytesView))
         }
     }

@@ -17,4 +17,9 @@ public enum DownloadError: Error, Equatable, Sendable {
     case invalidIdentifier(String)
     /// The lesson is being downloaded already (by another call).
     case alreadyInProgress(lessonID: String)
+    /// The server's certificate was refused before any request byte was sent:
+    /// ``NetworkError/pinningFailed(host:)``, ``NetworkError/untrustedCertificate(host:)`` or a
+    /// failed TLS handshake (``NetworkError/securityError(_:)``). Never waited on, never retried
+    /// without the pins; a partial file is kept.
+    case untrustedServer(NetworkError)
 }

@@ -8,6 +8,10 @@ public struct DownloadProgress: Sendable, Equatable {
         case queued
         /// Bytes are arriving (a resumed download starts at the bytes it already had).
         case downloading
+        /// The connection was lost and the download waits for the ``ConnectivityMonitor`` to report
+        /// the server reachable again; then it continues from the bytes it has (`Range` + `If-Range`).
+        /// Only a ``Downloads`` made with a monitor waits; cancel the consuming task to stop waiting.
+        case waitingForNetwork
         /// Every byte arrived; the SHA-256 is being checked.
         case verifying
         /// Verified and in place: the file at this URL is usable offline.

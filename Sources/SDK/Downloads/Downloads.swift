@@ -12,6 +12,15 @@ import Darwin
 /// restart too), verified against the server's SHA-256 before it becomes visible, moved into place
 /// atomically, and kept within a storage budget.
 ///
+/// Made with a ``ConnectivityMonitor`` (as ``EduGoClient/downloads(for:budget:maxConcurrent:transport:resumeLimit:)``
+/// makes it), a download whose connection is lost reports ``DownloadProgress/State/waitingForNetwork``,
+/// waits until the monitor reports the server reachable, and continues from the bytes it has, by
+/// itself. It waits as long as that takes: cancel the consuming task to stop it. It gives up with
+/// ``DownloadError/interrupted(bytesReceived:)`` only after ``resumeLimit`` lost connections in a
+/// row that brought no byte (a connection that fails each time although the server answers its
+/// health probe). The server's refusals (403, 404, ...), a checksum mismatch, a refused
+/// certificate or pin and a disk failure are never waited on.
+///
 /// Files the user asked to keep are *pinned* and never evicted; others (prefetched) are a cache
 /// evicted least-recently-used when the budget is exceeded. At most ``maxConcurrent`` downloads
 /// run at a time.
@@ -28,12 +37,17 @@ public actor Downloads {
     public nonisolated let directory: URL
     /// The most downloads that run at a time.
     public nonisolated let maxConcurrent: Int
+    /// How many lost connections in a row without a byte received a download waits through
+    /// before it fails (0: never wait; always 0 without a monitor). Receiving a byte starts the
+    /// count again. A waiting download keeps its place among the ``maxConcurrent``.
+    public nonisolated let resumeLimit: Int
     /// Bytes the cached (not pinned) files may take along with the pinned ones.
     public private(set) var budget: Int64
 
     private let baseURL: URL
     private let session: TokenRefreshCoordinator
     private let transport: any MediaTransport
+    private let monitor: ConnectivityMonitor?
     private let now: @Sendable () -> Date
     private let slots: DownloadSlots
     private var manifest: DownloadManifest
@@ -45,18 +59,27 @@ public actor Downloads {
     ///   - directory: Where this user's files live (created if needed).
     ///   - baseURL: The server's base URL.
     ///   - session: Supplies (and refreshes) the access token.
-    ///   - transport: Streams responses; AsyncHTTPClient on Linux, `URLSession` elsewhere by default.
+    ///   - transport: Streams responses; AsyncHTTPClient on Linux, `URLSession` elsewhere by default,
+    ///     without certificate pinning: pass ``APIConfiguration/makeDefaultMediaTransport()`` to pin
+    ///     (``EduGoClient/downloads(for:budget:maxConcurrent:transport:resumeLimit:)`` does).
     ///   - budget: Bytes the files may take; cached ones are evicted beyond it.
     ///   - maxConcurrent: Downloads at a time (2 by default).
     ///   - now: The clock of the least-recently-used order.
+    ///   - monitor: Tells when the server is reachable again after a lost connection; without one a
+    ///     lost connection fails the download with ``DownloadError/interrupted(bytesReceived:)``.
+    ///   - resumeLimit: Lost connections in a row without a byte received that a download waits
+    ///     through before it fails (see ``resumeLimit``).
     public init(
         directory: URL, baseURL: URL, session: TokenRefreshCoordinator, transport: (any MediaTransport)? = nil,
-        budget: Int64 = 2 << 30, maxConcurrent: Int = 2, now: @escaping @Sendable () -> Date = { Date() }
+        budget: Int64 = 2 << 30, maxConcurrent: Int = 2, now: @escaping @Sendable () -> Date = { Date() },
+        monitor: ConnectivityMonitor? = nil, resumeLimit: Int = 10
     ) throws {
         self.directory = directory
         self.baseURL = baseURL
         self.session = session
         self.transport = transport ?? Self.defaultTransport()
+        self.monitor = monitor
+        self.resumeLimit = monitor == nil ? 0 : max(0, resumeLimit)
         self.budget = budget
         self.maxConcurrent = max(1, maxConcurrent)
         self.now = now
@@ -110,8 +133,9 @@ public actor Downloads {
 
     /// Downloads (or resumes) a lesson's media and returns its verified local file.
     ///
-    /// - Throws: ``DownloadError``; on ``DownloadError/interrupted(bytesReceived:)`` the partial
-    ///   file is kept and the next call resumes it.
+    /// - Throws: ``DownloadError``; on ``DownloadError/interrupted(bytesReceived:)`` (a lost
+    ///   connection without a monitor, or beyond ``resumeLimit``) the partial file is kept and the
+    ///   next call resumes it. `CancellationError` when the task is cancelled (waiting included).
     @discardableResult
     public func fetch(
         lessonID: String, courseID: String, pinned: Bool = true,
@@ -140,7 +164,8 @@ public actor Downloads {
         }
     }
 
-    /// One download attempt (a 401 refreshes the token once; a 416 or a changed file starts over).
+    /// Downloads until done: a 401 refreshes the token once; a 416 or a changed file starts over; a
+    /// lost connection waits for the monitor and resumes (see ``resumeLimit``).
     private nonisolated func transfer(
         lessonID: String, courseID: String, pinned: Bool, etag knownEtag: String?,
         onProgress: @escaping @Sendable (DownloadProgress) -> Void
@@ -149,7 +174,28 @@ public actor Downloads {
         var resumeEtag = knownEtag
         var token = try await session.validAccessToken()
         var refreshed = false
-        for _ in 0..<4 {
+        var restarts = 0
+        var waits = 0
+        /// Waits for the server after a lost connection, or throws when this download does not wait.
+        func waitForNetwork(after error: any Error, received: Int64, progressSince offset: Int64, total: Int64?) async throws {
+            try Task.checkCancellation()
+            let interruption = DownloadInterruption.classify(error)
+            if case .untrusted(let refusal) = interruption { throw DownloadError.untrustedServer(refusal) }
+            guard let monitor, interruption == .connectionLost else {
+                throw DownloadError.interrupted(bytesReceived: received)
+            }
+            waits = received > offset ? 1 : waits + 1
+            guard waits <= resumeLimit else { throw DownloadError.interrupted(bytesReceived: received) }
+            onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .waitingForNetwork))
+            // The lost media connection is news to the monitor, as a failed API request would be.
+            monitor.set(false)
+            try await monitor.waitUntilConnected()
+            // A wait can outlast the access token: the next attempt starts with a valid one.
+            token = try await session.validAccessToken()
+            refreshed = false
+            restarts = 0
+        }
+        while true {
             var offset = Self.fileSize(partial)
             if resumeEtag == nil || offset == 0 {
                 try? FileManager.default.removeItem(at: partial)
@@ -197,26 +243,29 @@ public actor Downloads {
                         throw DownloadError.invalidResponse("no SHA-256 ETag")
                     }
                     etag = tag
-                    if head.statusCode == 206 {
-                        hasher = try Self.hasher(ofFile: partial)
-                    } else {
-                        try? FileManager.default.removeItem(at: partial)
-                        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
-                            throw DownloadError.invalidResponse("could not create \(partial.lastPathComponent)")
+                    resumeEtag = tag
+                    try await DownloadDiskFailure.marking {
+                        if head.statusCode == 206 {
+                            hasher = try Self.hasher(ofFile: partial)
+                        } else {
+                            try? FileManager.default.removeItem(at: partial)
+                            guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+                                throw DownloadError.invalidResponse("could not create \(partial.lastPathComponent)")
+                            }
                         }
+                        try await self.noteStarted(
+                            lessonID: lessonID, courseID: courseID, pinned: pinned, etag: tag, size: total,
+                            contentType: head["content-type"])
+                        let handle = try FileHandle(forWritingTo: partial)
+                        try handle.seekToEnd()
+                        writer = handle
                     }
-                    try await self.noteStarted(
-                        lessonID: lessonID, courseID: courseID, pinned: pinned, etag: tag, size: total,
-                        contentType: head["content-type"])
-                    let handle = try FileHandle(forWritingTo: partial)
-                    try handle.seekToEnd()
-                    writer = handle
                     onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .downloading))
                 }, onChunk: { data in
                     try Task.checkCancellation()
                     hasher.update(data: data)
                     pending.append(data)
-                    if pending.count >= 1 << 20 { try flush() }
+                    if pending.count >= 1 << 20 { try await DownloadDiskFailure.marking { try flush() } }
                     received += Int64(data.count)
                     onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .downloading))
                 })
@@ -230,7 +279,12 @@ public actor Downloads {
                 try? writer?.synchronize()
                 try? writer?.close()
                 if error is CancellationError { throw error }
-                throw DownloadError.interrupted(bytesReceived: received)
+                try await waitForNetwork(after: error, received: received, progressSince: offset, total: total)
+                continue
+            }
+            if retry != nil {
+                restarts += 1
+                guard restarts < 4 else { throw DownloadError.invalidResponse("the server kept answering 401 or 416") }
             }
             switch retry {
             case .unauthorized:
@@ -250,7 +304,12 @@ public actor Downloads {
             guard let etag, let expected = DownloadRecord.sha256(of: etag) else {
                 throw DownloadError.invalidResponse("no SHA-256 ETag")
             }
-            if let total, received != total { throw DownloadError.interrupted(bytesReceived: received) }
+            if let total, received != total {
+                // The body ended early without an error: a lost connection too.
+                try await waitForNetwork(
+                    after: NetworkError.noConnection, received: received, progressSince: offset, total: total)
+                continue
+            }
             onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .verifying))
             let actual = Self.hex(hasher.finalize())
             guard actual == expected else {
@@ -266,7 +325,6 @@ public actor Downloads {
             onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: received, state: .completed(file)))
             return file
         }
-        throw DownloadError.invalidResponse("the server kept answering 401 or 416")
     }
 
     private enum RetryReason: Error { case unauthorized, startOver }

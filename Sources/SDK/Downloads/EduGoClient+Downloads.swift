@@ -3,18 +3,25 @@ import Foundation
 extension EduGoClient {
     /// The lesson downloads of `session`'s user, under this client's data directory.
     ///
+    /// A download whose connection is lost waits for this client's ``monitor`` to report the server
+    /// reachable again and continues by itself (see ``Downloads``).
+    ///
     /// - Parameters:
     ///   - budget: Bytes the files may take; cached (not pinned) ones are evicted beyond it.
     ///   - maxConcurrent: Downloads at a time.
-    ///   - transport: Streams the files (the platform's default when `nil`).
+    ///   - transport: Streams the files; when `nil`, ``APIConfiguration/makeDefaultMediaTransport()``
+    ///     of this client's configuration, so media downloads honour its certificate pinning.
+    ///   - resumeLimit: Lost connections in a row without a byte received that a download waits
+    ///     through before it fails; 0 fails at the first one, as a ``Downloads`` without a monitor does.
     public func downloads(
         for session: OfflineSession, budget: Int64 = 2 << 30, maxConcurrent: Int = 2,
-        transport: (any MediaTransport)? = nil
+        transport: (any MediaTransport)? = nil, resumeLimit: Int = 10
     ) throws -> Downloads {
         try Downloads(
             directory: Downloads.directory(
                 dataDirectory: dataDirectory, tenantID: session.store.tenantID, userID: session.store.userID),
-            baseURL: api.configuration.baseURL, session: api.session, transport: transport, budget: budget,
-            maxConcurrent: maxConcurrent, now: environment.now)
+            baseURL: api.configuration.baseURL, session: api.session,
+            transport: transport ?? api.configuration.makeDefaultMediaTransport(), budget: budget,
+            maxConcurrent: maxConcurrent, now: environment.now, monitor: monitor, resumeLimit: resumeLimit)
     }
 }

@@ -1,9 +1,16 @@
 #if !canImport(FoundationNetworking)
 import Foundation
+import Logging
 
 /// ``MediaTransport`` over `URLSession`'s byte stream (Apple platforms), handed on in 256 KiB chunks.
+///
+/// Made with a ``CertificatePinning`` (``init(configuration:pinning:)``), each download's task
+/// delegate checks the server's trust and pins as ``URLSessionTransport``'s does; a refusal
+/// cancels the connection before any request byte is sent and fails the fetch with
+/// ``NetworkError/pinningFailed(host:)`` or ``NetworkError/untrustedCertificate(host:)``.
 public struct URLSessionMediaTransport: MediaTransport {
     private let session: URLSession
+    private var pinning: CertificatePinning = .disabled
 
     public init(configuration: URLSessionConfiguration = .ephemeral) {
         configuration.urlCache = nil
@@ -11,13 +18,21 @@ public struct URLSessionMediaTransport: MediaTransport {
         self.session = URLSession(configuration: configuration)
     }
 
+    #if canImport(Security)
+    /// A transport whose downloads are checked against `pinning` (trust roots, then pins).
+    public init(configuration: URLSessionConfiguration = .ephemeral, pinning: CertificatePinning) {
+        self.init(configuration: configuration)
+        self.pinning = pinning
+    }
+    #endif
+
     public func fetch(
         _ request: MediaRequest, onHead: (MediaResponseHead) async throws -> Void,
         onChunk: (Data) async throws -> Void
     ) async throws {
         var outgoing = URLRequest(url: request.url)
         for (name, value) in request.headers { outgoing.setValue(value, forHTTPHeaderField: name) }
-        let (bytes, response) = try await session.bytes(for: outgoing)
+        let (bytes, response) = try await bytes(for: outgoing)
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         var headers: [String: String] = [:]
         for (key, value) in http.allHeaderFields {
@@ -34,6 +49,20 @@ public struct URLSessionMediaTransport: MediaTransport {
             }
         }
         if !chunk.isEmpty { try await onChunk(chunk) }
+    }
+
+    private func bytes(for request: URLRequest) async throws -> (URLSession.AsyncBytes, URLResponse) {
+        #if canImport(Security)
+        if pinning.isEnabled {
+            let delegate = PinningTaskDelegate(pinning: pinning, logger: Logger(label: "edugo.sdk.tls"))
+            do {
+                return try await session.bytes(for: request, delegate: delegate)
+            } catch {
+                throw delegate.refusal ?? error
+            }
+        }
+        #endif
+        return try await session.bytes(for: request)
     }
 }
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Network)
 import Network
@@ -15,6 +16,8 @@ public final class ConnectivityMonitor: TransportObserver, Sendable {
     private let probe: @Sendable () async -> Bool
     private let environment: SDKEnvironment
     private let maximumDelay: Duration
+    /// How many ``run()`` loops are probing (``waitUntilConnected()`` probes only when none is).
+    private let runs = Atomic<Int>(0)
 
     /// - Parameters:
     ///   - probe: answers whether the server responds (usually `GET /health`).
@@ -67,6 +70,8 @@ public final class ConnectivityMonitor: TransportObserver, Sendable {
 
     /// Probes while offline, with a delay growing from 1 s to `maximumDelay`, until cancelled.
     public func run() async {
+        runs.add(1, ordering: .relaxed)
+        defer { runs.subtract(1, ordering: .relaxed) }
         #if canImport(Network)
         let path = PathWatcher(monitor: self)
         path.start()
@@ -89,6 +94,38 @@ public final class ConnectivityMonitor: TransportObserver, Sendable {
                 return
             }
             delay = min(delay * 2, maximumDelay)
+        }
+    }
+
+    /// Returns once the server is reachable (at once when it is already thought to be).
+    ///
+    /// While no ``run()`` is probing, it probes `GET /health` itself, with the same delay growing
+    /// from 1 s to `maximumDelay`, so a caller that does not run the monitor is not left waiting
+    /// forever. Any request that gets an answer meanwhile ends the wait too.
+    ///
+    /// - Throws: `CancellationError` as soon as the calling task is cancelled.
+    public func waitUntilConnected() async throws {
+        try Task.checkCancellation()
+        guard !isConnected else { return }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await connected in self.updates() where connected { return }
+                throw CancellationError()  // the stream ends early only when the task is cancelled
+            }
+            group.addTask {
+                var delay = Duration.seconds(1)
+                // Ends when the monitor says connected, whoever found out.
+                while self.state.current != true {
+                    if self.runs.load(ordering: .relaxed) == 0, await self.probe() {
+                        self.set(true)
+                        return
+                    }
+                    try await self.environment.sleep(delay)
+                    delay = min(delay * 2, self.maximumDelay)
+                }
+            }
+            defer { group.cancelAll() }
+            _ = try await group.next()
         }
     }
 }

@@ -88,10 +88,12 @@ func generatedPDF(_ count: Int, seed: UInt64) -> Data {
 
 /// A media transport over the real one that counts the body bytes it hands on, keeps every
 /// request, and can drop the connection (throw `URLError(.networkConnectionLost)`) once a request
-/// has received `cutAfter` bytes.
+/// has received `cutAfter` bytes, or take the server away at that moment (``outage(after:_:)``).
 final class CountingMediaTransport: MediaTransport {
     private let inner = AsyncHTTPClientMediaTransport()
     private let state = Mutex<(bytes: Int, requests: [MediaRequest], cutAfter: Int?)>((0, [], nil))
+    /// What ``outage(after:_:)`` does when the cut comes, and the task doing it once it started.
+    private let outageState = Mutex<(action: (@Sendable () async -> Void)?, running: Task<Void, Never>?)>((nil, nil))
 
     init(cutAfter: Int? = nil) {
         state.withLock { $0.cutAfter = cutAfter }
@@ -104,9 +106,22 @@ final class CountingMediaTransport: MediaTransport {
     /// Drops the connection of the next request that reaches `bytes` (once).
     func cut(after bytes: Int?) { state.withLock { $0.cutAfter = bytes } }
 
+    /// Drops the connection of the next request that reaches `bytes` and runs `action` (stopping
+    /// the server, say) as it does; later requests are sent only once `action` has finished.
+    func outage(after bytes: Int, _ action: @escaping @Sendable () async -> Void) {
+        outageState.withLock { $0.action = action }
+        cut(after: bytes)
+    }
+
+    /// Returns once the outage's action has finished (at once when none started).
+    func outageFinished() async {
+        await outageState.withLock { $0.running }?.value
+    }
+
     func fetch(
         _ request: MediaRequest, onHead: (MediaResponseHead) async throws -> Void, onChunk: (Data) async throws -> Void
     ) async throws {
+        await outageFinished()
         state.withLock { $0.requests.append(request) }
         var received = 0
         try await inner.fetch(request, onHead: onHead) { chunk in
@@ -118,7 +133,14 @@ final class CountingMediaTransport: MediaTransport {
                 return true
             }
             try await onChunk(chunk)
-            if cut { throw URLError(.networkConnectionLost) }
+            if cut {
+                self.outageState.withLock { outage in
+                    guard let action = outage.action else { return }
+                    outage.action = nil
+                    outage.running = Task { await action() }
+                }
+                throw URLError(.networkConnectionLost)
+            }
         }
     }
 }

@@ -218,6 +218,51 @@ struct DownloadsEndToEndTests {
         }
     }
 
+    @Test("cached files live in the cache directory: pinning moves one out, one the system purged is forgotten and fetched again")
+    func cachedFilesLiveApart() async throws {
+        let files = (0..<3).map { generatedPDF(256 << 10, seed: UInt64(40 + $0)) }
+        try await withMedia(files: files) { _, client, session, _, course, lessons in
+            let transport = CountingMediaTransport()
+            let downloads = try client.downloads(for: session, transport: transport)
+            let cache = downloads.cacheDirectory.standardizedFileURL.path + "/"
+
+            // Given one pinned file and two cached ones
+            let pinned = try await downloads.fetch(lessonID: lessons[0], courseID: course, pinned: true)
+            let cached = try await downloads.fetch(lessonID: lessons[1], courseID: course, pinned: false)
+            let purgeable = try await downloads.fetch(lessonID: lessons[2], courseID: course, pinned: false)
+            #expect(!pinned.standardizedFileURL.path.hasPrefix(cache))
+            #expect(cached.standardizedFileURL.path.hasPrefix(cache))
+            #expect(purgeable.standardizedFileURL.path.hasPrefix(cache))
+
+            // When a cached file is asked for as pinned, it moves out of the cache without a transfer
+            let transferred = transport.bytes
+            let kept = try await downloads.fetch(lessonID: lessons[1], courseID: course, pinned: true)
+            #expect(transport.bytes == transferred)
+            #expect(!kept.standardizedFileURL.path.hasPrefix(cache))
+            #expect(try Data(contentsOf: kept) == files[1])
+            #expect(await downloads.usage().pinnedBytes == Int64(files[0].count + files[1].count))
+
+            // When the system empties the caches directory
+            try FileManager.default.removeItem(at: downloads.cacheDirectory)
+
+            // Then the purged file is neither offered nor counted; the pinned ones are
+            #expect(await downloads.files().map(\.lessonID).sorted() == [lessons[0], lessons[1]].sorted())
+            #expect(await downloads.usage().totalBytes == Int64(files[0].count + files[1].count))
+            #expect(await downloads.localFile(for: lessons[2]) == nil)
+
+            // And asking for it again downloads it again, into the cache
+            let again = try await downloads.fetch(lessonID: lessons[2], courseID: course, pinned: false)
+            #expect(transport.bytes == transferred + files[2].count)
+            #expect(again.standardizedFileURL.path.hasPrefix(cache))
+            #expect(try Data(contentsOf: again) == files[2])
+
+            // Sign-out removes the cached files with the pinned ones
+            try await client.signOut()
+            #expect(!FileManager.default.fileExists(atPath: downloads.cacheDirectory.path))
+            #expect(!FileManager.default.fileExists(atPath: downloads.directory.path))
+        }
+    }
+
     @Test("the progress stream reports queued, downloading, verifying and completed; sign-out removes the files")
     func progressStreamAndSignOut() async throws {
         let file = generatedPDF(1 << 20, seed: 30)

@@ -33,8 +33,10 @@ import Darwin
 /// let file = await downloads.localFile(for: lesson)   // usable offline
 /// ```
 public actor Downloads {
-    /// `<data dir>/downloads/<tenant>/<user>/`: `files/`, `partial/` and `manifest.json`.
-    public nonisolated let directory: URL
+    /// `<data dir>/downloads/<tenant>/<user>/`: pinned files in `files/`, `partial/` and `manifest.json`.
+    public nonisolated var directory: URL { locations.directory }
+    /// Where cached (not pinned) files live: the caches directory on Apple platforms (see ``DownloadLocations``).
+    public nonisolated var cacheDirectory: URL { locations.cacheDirectory }
     /// The most downloads that run at a time.
     public nonisolated let maxConcurrent: Int
     /// How many lost connections in a row without a byte received a download waits through
@@ -44,6 +46,7 @@ public actor Downloads {
     /// Bytes the cached (not pinned) files may take along with the pinned ones.
     public private(set) var budget: Int64
 
+    private nonisolated let locations: DownloadLocations
     private let baseURL: URL
     private let session: TokenRefreshCoordinator
     private let transport: any MediaTransport
@@ -56,7 +59,10 @@ public actor Downloads {
     /// Creates the downloads of one user, reading what an earlier run left in `directory`.
     ///
     /// - Parameters:
-    ///   - directory: Where this user's files live (created if needed).
+    ///   - directory: Where this user's pinned and partial files live (created if needed).
+    ///   - cacheDirectory: Where cached (not pinned) files live; `directory/cache/` when `nil`.
+    ///     ``EduGoClient/downloads(for:budget:maxConcurrent:transport:resumeLimit:)`` passes the
+    ///     system's caches directory on Apple platforms.
     ///   - baseURL: The server's base URL.
     ///   - session: Supplies (and refreshes) the access token.
     ///   - transport: Streams responses; AsyncHTTPClient on Linux, `URLSession` elsewhere by default,
@@ -70,11 +76,11 @@ public actor Downloads {
     ///   - resumeLimit: Lost connections in a row without a byte received that a download waits
     ///     through before it fails (see ``resumeLimit``).
     public init(
-        directory: URL, baseURL: URL, session: TokenRefreshCoordinator, transport: (any MediaTransport)? = nil,
+        directory: URL, cacheDirectory: URL? = nil, baseURL: URL, session: TokenRefreshCoordinator, transport: (any MediaTransport)? = nil,
         budget: Int64 = 2 << 30, maxConcurrent: Int = 2, now: @escaping @Sendable () -> Date = { Date() },
         monitor: ConnectivityMonitor? = nil, resumeLimit: Int = 10
     ) throws {
-        self.directory = directory
+        self.locations = DownloadLocations(directory: directory, cacheDirectory: cacheDirectory)
         self.baseURL = baseURL
         self.session = session
         self.transport = transport ?? Self.defaultTransport()
@@ -84,10 +90,7 @@ public actor Downloads {
         self.maxConcurrent = max(1, maxConcurrent)
         self.now = now
         self.slots = DownloadSlots(limit: maxConcurrent)
-        for folder in ["files", "partial"] {
-            try FileManager.default.createDirectory(
-                at: directory.appendingPathComponent(folder, isDirectory: true), withIntermediateDirectories: true)
-        }
+        try locations.create()
         #if canImport(Darwin)
         // Pinned and cached files alike are re-downloadable: keep them out of backups.
         var values = URLResourceValues()
@@ -95,7 +98,7 @@ public actor Downloads {
         var files = directory
         try? files.setResourceValues(values)
         #endif
-        self.manifest = DownloadManifest.load(from: directory.appendingPathComponent("manifest.json"))
+        self.manifest = DownloadManifest.load(from: locations.manifest)
     }
 
     static func defaultTransport() -> any MediaTransport {
@@ -143,12 +146,18 @@ public actor Downloads {
     ) async throws -> URL {
         try Self.checkIdentifier(lessonID)
         try Self.checkIdentifier(courseID)
-        if var record = manifest.records[lessonID], record.complete, FileManager.default.fileExists(atPath: fileURL(lessonID).path) {
-            record.pinned = record.pinned || pinned
+        if var record = manifest.records[lessonID], record.complete, Self.exists(fileURL(record)) {
+            if pinned, !record.pinned {
+                // Kept from now on: out of the cache, which the system may empty.
+                let kept = locations.file(lessonID, pinned: true)
+                try? FileManager.default.removeItem(at: kept)
+                try FileManager.default.moveItem(at: fileURL(record), to: kept)
+                record.pinned = true
+            }
             record.lastUsed = now()
             manifest.records[lessonID] = record
             try saveManifest()
-            let file = fileURL(lessonID)
+            let file = fileURL(record)
             onProgress(DownloadProgress(
                 lessonID: lessonID, bytesReceived: record.size ?? 0, totalBytes: record.size, state: .completed(file)))
             return file
@@ -170,7 +179,7 @@ public actor Downloads {
         lessonID: String, courseID: String, pinned: Bool, etag knownEtag: String?,
         onProgress: @escaping @Sendable (DownloadProgress) -> Void
     ) async throws -> URL {
-        let partial = partialURL(lessonID)
+        let partial = locations.partial(lessonID)
         var resumeEtag = knownEtag
         var token = try await session.validAccessToken()
         var refreshed = false
@@ -317,7 +326,10 @@ public actor Downloads {
                 await forget(lessonID)
                 throw DownloadError.checksumMismatch(expected: expected, actual: actual)
             }
-            let file = fileURL(lessonID)
+            let file = locations.file(lessonID, pinned: pinned)
+            try? FileManager.default.removeItem(at: locations.file(lessonID, pinned: !pinned))
+            // The system may have emptied the caches directory since this instance made it.
+            try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             guard rename(partial.path, file.path) == 0 else {
                 throw DownloadError.invalidResponse("could not move the file into place (errno \(errno))")
             }
@@ -335,8 +347,11 @@ public actor Downloads {
     /// it recently used.
     public func localFile(for lessonID: String) -> URL? {
         guard var record = manifest.records[lessonID], record.complete else { return nil }
-        let file = fileURL(lessonID)
-        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        let file = fileURL(record)
+        guard Self.exists(file) else {
+            forget(lessonID)  // a cached file the system removed
+            return nil
+        }
         record.lastUsed = now()
         manifest.records[lessonID] = record
         try? saveManifest()
@@ -348,7 +363,7 @@ public actor Downloads {
     /// - Throws: ``DownloadError/checksumMismatch(expected:actual:)`` (the file is removed).
     public func verify(lessonID: String) throws {
         guard let record = manifest.records[lessonID], record.complete, let expected = record.sha256 else { return }
-        let actual = try Self.sha256(of: fileURL(lessonID))
+        let actual = try Self.sha256(of: fileURL(record))
         guard actual == expected else {
             remove(lessonID: lessonID)
             throw DownloadError.checksumMismatch(expected: expected, actual: actual)
@@ -357,16 +372,18 @@ public actor Downloads {
 
     /// The complete files, by course then lesson.
     public func files() -> [DownloadedFile] {
-        manifest.records.values.filter(\.complete).compactMap { record in
+        dropPurged()
+        return manifest.records.values.filter(\.complete).compactMap { record in
             guard let sha256 = record.sha256 else { return nil }
             return DownloadedFile(
-                lessonID: record.lessonID, courseID: record.courseID, file: fileURL(record.lessonID),
+                lessonID: record.lessonID, courseID: record.courseID, file: fileURL(record),
                 size: record.size ?? 0, sha256: sha256, contentType: record.contentType, pinned: record.pinned)
         }.sorted { ($0.courseID, $0.lessonID) < ($1.courseID, $1.lessonID) }
     }
 
     /// Bytes kept, per course and in all (complete files).
     public func usage() -> DownloadUsage {
+        dropPurged()
         var byCourse: [String: Int64] = [:]
         var total: Int64 = 0
         var pinned: Int64 = 0
@@ -381,8 +398,8 @@ public actor Downloads {
 
     /// Removes a lesson's file (complete or partial).
     public func remove(lessonID: String) {
-        try? FileManager.default.removeItem(at: fileURL(lessonID))
-        try? FileManager.default.removeItem(at: partialURL(lessonID))
+        for pinned in [true, false] { try? FileManager.default.removeItem(at: locations.file(lessonID, pinned: pinned)) }
+        try? FileManager.default.removeItem(at: locations.partial(lessonID))
         manifest.records[lessonID] = nil
         try? saveManifest()
     }
@@ -427,28 +444,39 @@ public actor Downloads {
 
     /// Evicts cached files least-recently-used until the total fits the budget, then saves.
     private func enforceBudget(keeping: String?) throws {
+        dropPurged()
         let items = manifest.records.values.filter(\.complete).map {
             DownloadBudget.Item(lessonID: $0.lessonID, size: $0.size ?? 0, pinned: $0.pinned, lastUsed: $0.lastUsed)
         }
         for lessonID in DownloadBudget.evictions(items, budget: budget, keeping: keeping) {
-            try? FileManager.default.removeItem(at: fileURL(lessonID))
+            try? FileManager.default.removeItem(at: locations.file(lessonID, pinned: false))
             manifest.records[lessonID] = nil
         }
         try saveManifest()
     }
 
     private func saveManifest() throws {
-        try manifest.save(to: directory.appendingPathComponent("manifest.json"))
+        try manifest.save(to: locations.manifest)
+    }
+
+    /// Forgets the complete files that are gone from disk: cached ones the system removed to free
+    /// storage (Apple platforms), or any file deleted behind the SDK's back.
+    private func dropPurged() {
+        let gone = manifest.records.values.filter { $0.complete && !Self.exists(fileURL($0)) }.map(\.lessonID)
+        guard !gone.isEmpty else { return }
+        for lessonID in gone { manifest.records[lessonID] = nil }
+        try? saveManifest()
     }
 
     // MARK: - Paths and helpers
 
-    private nonisolated func fileURL(_ lessonID: String) -> URL {
-        directory.appendingPathComponent("files", isDirectory: true).appendingPathComponent(lessonID)
+    /// Where a record's complete file lives (pinned or cached).
+    private nonisolated func fileURL(_ record: DownloadRecord) -> URL {
+        locations.file(record.lessonID, pinned: record.pinned)
     }
 
-    private nonisolated func partialURL(_ lessonID: String) -> URL {
-        directory.appendingPathComponent("partial", isDirectory: true).appendingPathComponent(lessonID + ".part")
+    private static func exists(_ url: URL) -> Bool {
+        FileManager.default.fileExists(atPath: url.path)
     }
 
     private nonisolated func mediaURL(courseID: String, lessonID: String) throws -> URL {
@@ -493,35 +521,9 @@ public actor Downloads {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// Removes every downloaded file of a user (sign-out).
+    /// Removes every downloaded file of a user, pinned, cached or partial (sign-out).
     public static func removeAll(dataDirectory: URL, tenantID: String, userID: String) {
-        try? FileManager.default.removeItem(at: directory(dataDirectory: dataDirectory, tenantID: tenantID, userID: userID))
-    }
-
-    /// Where a user's downloads live under the SDK's data directory.
-    public static func directory(dataDirectory: URL, tenantID: String, userID: String) -> URL {
-        func safe(_ part: String) -> String {
-            String(part.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" })
-        }
-        return dataDirectory.appendingPathComponent("downloads", isDirectory: true)
-            .appendingPathComponent(safe(tenantID), isDirectory: true).appendingPathComponent(safe(userID), isDirectory: true)
-    }
-}
-
-/// `Content-Range: bytes <first>-<last>/<size>`.
-struct ContentRange: Equatable {
-    var first: Int64
-    var last: Int64
-    var size: Int64
-
-    init?(_ header: String?) {
-        guard let header, header.hasPrefix("bytes ") else { return nil }
-        let parts = header.dropFirst(6).split(separator: "/")
-        guard parts.count == 2, let size = Int64(parts[1]) else { return nil }
-        let bounds = parts[0].split(separator: "-")
-        guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first <= last, last < size
-        else { return nil }
-        (self.first, self.last, self.size) = (first, last, size)
+        DownloadLocations(dataDirectory: dataDirectory, tenantID: tenantID, userID: userID).removeAll()
     }
 }
 

@@ -3,8 +3,10 @@ import Foundation
 extension EduGoClient {
     /// The lesson downloads of `session`'s user, under this client's data directory.
     ///
-    /// A download whose connection is lost waits for this client's ``monitor`` to report the server
-    /// reachable again and continues by itself (see ``Downloads``).
+    /// Pinned files live under the client's data directory; cached ones (`pinned: false`) under the
+    /// system's caches directory on Apple platforms (see ``DownloadLocations``). A download whose
+    /// connection is lost waits for this client's ``monitor`` to report the server reachable again
+    /// and continues by itself (see ``Downloads``).
     ///
     /// - Parameters:
     ///   - budget: Bytes the files may take; cached (not pinned) ones are evicted beyond it.
@@ -17,9 +19,10 @@ extension EduGoClient {
         for session: OfflineSession, budget: Int64 = 2 << 30, maxConcurrent: Int = 2,
         transport: (any MediaTransport)? = nil, resumeLimit: Int = 10
     ) throws -> Downloads {
-        try Downloads(
-            directory: Downloads.directory(
-                dataDirectory: dataDirectory, tenantID: session.store.tenantID, userID: session.store.userID),
+        let locations = DownloadLocations(
+            dataDirectory: dataDirectory, tenantID: session.store.tenantID, userID: session.store.userID)
+        return try Downloads(
+            directory: locations.directory, cacheDirectory: locations.cacheDirectory,
             baseURL: api.configuration.baseURL, session: api.session,
             transport: transport ?? api.configuration.makeDefaultMediaTransport(), budget: budget,
             maxConcurrent: maxConcurrent, now: environment.now, monitor: monitor, resumeLimit: resumeLimit)

@@ -16,7 +16,7 @@ struct DownloadsPinningEndToEndTests {
         try await withTemporaryDirectory { root in
             try await EduGoTestServer.with(tls: true, { $0.seedDemoData = true }) { server in
                 let tls = try #require(server.tls)
-                let (course, lesson) = try await uploadOverTLS(file, to: server, trusting: tls.certificateChainDER)
+                let (course, lesson, _) = try await uploadOverTLS(file, to: server, trusting: tls.certificateChainDER)
                 func client(pins: [String]) throws -> EduGoClient {
                     EduGoClient(
                         configuration: APIConfiguration(
@@ -46,11 +46,52 @@ struct DownloadsPinningEndToEndTests {
         }
     }
 
+    @Test("a wrong pin fails a media upload with pinningFailed before the server sees it; the right pin uploads")
+    func mediaUploadsArePinned() async throws {
+        let replacement = generatedPDF(512 << 10, seed: 42)
+        try await withTemporaryDirectory { root in
+            try await EduGoTestServer.with(tls: true, { $0.seedDemoData = true }) { server in
+                let tls = try #require(server.tls)
+                let (course, lesson, version) = try await uploadOverTLS(
+                    generatedPDF(256 << 10, seed: 41), to: server, trusting: tls.certificateChainDER)
+                let file = root.appendingPathComponent("replacement.pdf")
+                try replacement.write(to: file)
+                func client(pins: [String]) throws -> EduGoClient {
+                    EduGoClient(
+                        configuration: APIConfiguration(
+                            baseURL: server.baseURL, tenantID: "demo", retryPolicy: .none, readRefresh: patientReads,
+                            pinning: try CertificatePinning(pins: ["127.0.0.1": pins], trustRoots: tls.certificateChainDER)),
+                        dataDirectory: root, environment: fastEnvironment)
+                }
+                // Given the teacher signed in with the right pin, then an app holding a wrong one
+                let right = try client(pins: [tls.pin])
+                _ = try await right.signIn(email: "teacher1@demo.edugo.dev", password: "Demo-Teacher-2026")
+                let wrong = try client(pins: [unrelatedPin()])
+                _ = try #require(try await wrong.resumeSession())
+                let before = try await server.loggedRequests().first?.sequence ?? 0
+
+                // When the wrong one uploads, Then the pin refuses it before any request reaches the server
+                await #expect(throws: NetworkError.pinningFailed(host: "127.0.0.1")) {
+                    try await LessonMediaUploader(api: wrong.api).upload(
+                        file: file, courseID: course, lessonID: lesson, contentType: "application/pdf", baseVersion: version)
+                }
+                #expect(try await server.loggedRequests(after: before).isEmpty)
+
+                // And the right pin uploads the file
+                let media = try await LessonMediaUploader(api: right.api).upload(
+                    file: file, courseID: course, lessonID: lesson, contentType: "application/pdf", baseVersion: version)
+                #expect(media.sizeBytes == Int64(replacement.count))
+                #expect(media.lessonVersion == version + 1)
+            }
+        }
+    }
+
     /// Puts `file` on the first lesson of the demo Swift course as its teacher, over the server's
-    /// TLS (trusting its development certificate); returns the course and lesson ids.
+    /// TLS (trusting its development certificate); returns the course and lesson ids and the
+    /// lesson's version after the upload.
     private func uploadOverTLS(
         _ file: Data, to server: EduGoTestServer, trusting chain: [Data]
-    ) async throws -> (course: String, lesson: String) {
+    ) async throws -> (course: String, lesson: String, version: Int) {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try chain.map { try NIOSSLCertificate(bytes: Array($0), format: .der) })
         let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(tlsConfiguration: tls))
@@ -83,9 +124,9 @@ struct DownloadsPinningEndToEndTests {
             var upload = auth
             upload["Content-Type"] = "application/pdf"
             upload["If-Match"] = "\"\(version)\""
-            _ = try await call("PUT", "/v1/courses/\(course)/lessons/\(lesson)/media", headers: upload, body: file)
+            let uploaded = try await call("PUT", "/v1/courses/\(course)/lessons/\(lesson)/media", headers: upload, body: file)
             try await http.shutdown()
-            return (course, lesson)
+            return (course, lesson, try #require(uploaded["version"] as? Int))
         } catch {
             try? await http.shutdown()
             throw error

@@ -3,6 +3,8 @@ import Foundation
 #if canImport(AsyncHTTPClient)
 import AsyncHTTPClient
 import NIOCore
+#else
+import Logging
 #endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -20,6 +22,10 @@ public struct UploadedMedia: Sendable, Equatable {
 
 /// Uploads a file as a lesson's media (the course's teacher or an admin), streamed from disk: the
 /// file is never held in memory.
+///
+/// The upload honours the API client's ``CertificatePinning`` as its requests do: a refused pin or
+/// certificate fails it with ``NetworkError/pinningFailed(host:)`` or
+/// ``NetworkError/untrustedCertificate(host:)`` before any byte of the file is sent.
 ///
 /// ```swift
 /// let media = try await LessonMediaUploader(api: edugo.api).upload(
@@ -98,7 +104,15 @@ public struct LessonMediaUploader: Sendable {
         request.method = .PUT
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.body = .stream(FileChunks(file: file, size: size, progress: progress), length: .known(size))
-        let response = try await HTTPClient.shared.execute(request, timeout: .hours(24))
+        // With pinning, the pinned clients of an AsyncHTTPClientTransport check the server first.
+        let pinned = api.configuration.pinning.isEnabled ? try AsyncHTTPClientTransport(pinning: api.configuration.pinning) : nil
+        let (client, host) = pinned?.client(for: url) ?? (HTTPClient.shared, url.host ?? "")
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, timeout: .hours(24))
+        } catch {
+            throw AsyncHTTPClientTransport.classify(error, host: host)
+        }
         var fields: [String: String] = [:]
         for (name, value) in response.headers { fields[name] = value }
         let body = try await response.body.collect(upTo: 1 << 20)
@@ -107,7 +121,7 @@ public struct LessonMediaUploader: Sendable {
         var request = URLRequest(url: url)
         request.httpMethod = "PUT"
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await URLSession.shared.upload(for: request, fromFile: file)
+        let (data, response) = try await upload(request, fromFile: file)
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         var fields: [String: String] = [:]
         for (key, value) in http.allHeaderFields {
@@ -117,6 +131,24 @@ public struct LessonMediaUploader: Sendable {
         return APIResponse(statusCode: http.statusCode, headers: fields, body: data)
         #endif
     }
+
+    #if !canImport(AsyncHTTPClient)
+    /// `URLSession`'s upload, through a ``PinningTaskDelegate`` when the configuration pins.
+    private func upload(_ request: URLRequest, fromFile file: URL) async throws -> (Data, URLResponse) {
+        #if canImport(Security) && !canImport(FoundationNetworking)
+        let pinning = api.configuration.pinning
+        if pinning.isEnabled {
+            let delegate = PinningTaskDelegate(pinning: pinning, logger: Logger(label: "edugo.sdk.tls"))
+            do {
+                return try await URLSession.shared.upload(for: request, fromFile: file, delegate: delegate)
+            } catch {
+                throw delegate.refusal ?? error
+            }
+        }
+        #endif
+        return try await URLSession.shared.upload(for: request, fromFile: file)
+    }
+    #endif
 }
 
 #if canImport(AsyncHTTPClient)

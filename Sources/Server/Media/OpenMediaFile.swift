@@ -47,15 +47,19 @@ final class OpenMediaFile: Sendable {
         #endif
     }
 
-    /// A response body of `range`'s bytes, read in chunks on the thread pool as the client takes them.
-    func body(range: ClosedRange<Int>, chunkLength: Int = 128 * 1024) -> ResponseBody {
+    /// A response body of `range`'s bytes, read in chunks on the thread pool as the client takes
+    /// them, the next chunk read while the current one is written.
+    func body(range: ClosedRange<Int>, chunkLength: Int = 256 * 1024) -> ResponseBody {
         ResponseBody(contentLength: range.count) { writer in
             var offset = range.lowerBound
-            while offset <= range.upperBound {
-                let count = min(chunkLength, range.upperBound - offset + 1)
-                let chunk = try await self.read(at: offset, count: count)
-                try await writer.write(chunk)
-                offset += chunk.readableBytes
+            var current = try await self.read(at: offset, count: min(chunkLength, range.count))
+            while true {
+                offset += current.readableBytes
+                let (start, remaining) = (offset, range.upperBound - offset + 1)
+                async let upcoming = remaining > 0 ? self.read(at: start, count: min(chunkLength, remaining)) : nil
+                try await writer.write(current)
+                guard let next = try await upcoming else { break }
+                current = next
             }
             try await writer.finish(nil)
         }

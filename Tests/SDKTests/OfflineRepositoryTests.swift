@@ -4,7 +4,7 @@ import Testing
 @testable import EduGoSDK
 
 /// The repositories' local-first view: optimistic writes laid over the server's last state, the
-/// server's answer once synced, and `observe()` streams fed by GRDB `ValueObservation`.
+/// server's answer once synced, and `observe()` streams of the same `Cached` snapshots.
 @Suite(.timeLimit(.minutes(1))) struct OfflineRepositoryTests {
     static let course = OfflineHarness.courseID
 
@@ -68,13 +68,15 @@ import Testing
         let harness = try await OfflineHarness()
         try await harness.seedProgress(OfflineFixture.progress(watched: 10, version: 1))
         var values = harness.progress.observe(courseID: Self.course).makeAsyncIterator()
-        let initial = try await values.next()
-        #expect(initial?.map(\.watchedSeconds) == [10])
+        let initial = try #require(try await values.next())
+        #expect(initial.value.map(\.watchedSeconds) == [10])
+        #expect(!initial.hasPendingWrites)
 
         try await harness.progress.record(courseID: Self.course, lessonID: "lesson-1", watchedSeconds: 90)
 
-        let next = try await values.next()
-        #expect(next?.map(\.watchedSeconds) == [90])
+        let next = try #require(try await values.next())
+        #expect(next.value.map(\.watchedSeconds) == [90])
+        #expect(next.hasPendingWrites)
     }
 
     // MARK: Profile
@@ -119,13 +121,40 @@ import Testing
         try await harness.seedProfile(OfflineFixture.user(firstName: "Ada"))
         var values = harness.profile.observe().makeAsyncIterator()
         let initial = try await values.next()
-        #expect(initial??.firstName == "Ada")
+        #expect(initial??.value.firstName == "Ada")
+        #expect(initial??.hasPendingWrites == false)
 
         try await harness.profile.update(lastName: "López")
 
         let next = try await values.next()
-        #expect(next??.lastName == "López")
-        #expect(next??.firstName == "Ada")
+        #expect(next??.value.lastName == "López")
+        #expect(next??.value.firstName == "Ada")
+        #expect(next??.hasPendingWrites == true)
+    }
+
+    @Test("an observed value fetched before the session opened is from the cache until a refresh confirms it")
+    func observationIsFromCacheUntilConfirmed() async throws {
+        // Given a profile an earlier run fetched an hour before this session
+        let harness = try await OfflineHarness()
+        let earlier = harness.environment.now.addingTimeInterval(-3600)
+        let json = OfflineFixture.data(OfflineFixture.user(firstName: "Ada", version: 1))
+        try await harness.store.writer.write { db in
+            try LocalCache.apply(db, resource: "profile", operation: .update, json: json, at: earlier)
+        }
+        var values = harness.profile.observe().makeAsyncIterator()
+        let cached = try #require(try await values.next() ?? nil)
+        #expect(cached.isFromCache)
+        #expect(cached.fetchedAt == earlier)
+
+        // When a refresh brings the server's profile
+        harness.routes.on(.get, "/v1/users/me", .response(.json(200, OfflineFixture.user(firstName: "Ada", version: 2))))
+        try await harness.engine.refresh(.profile)
+
+        // Then the next value is confirmed by the server
+        let confirmed = try #require(try await values.next() ?? nil)
+        #expect(!confirmed.isFromCache)
+        #expect(confirmed.value.version == 2)
+        #expect(confirmed.fetchedAt == harness.environment.now)
     }
 
     // MARK: Enrollment
@@ -150,11 +179,13 @@ import Testing
     func enrollmentObservation() async throws {
         let harness = try await OfflineHarness()
         var values = harness.enrollment.observe().makeAsyncIterator()
-        #expect(try await values.next() == [])
+        #expect(try await values.next()?.value == [])
 
         try await harness.enrollment.enroll(courseID: "course-2")
 
-        #expect(try await values.next() == ["course-2"])
+        let enrolled = try #require(try await values.next())
+        #expect(enrolled.value == ["course-2"])
+        #expect(enrolled.hasPendingWrites)
     }
 
     // MARK: Courses
@@ -169,11 +200,15 @@ import Testing
         ]
         harness.routes.on(.get, "/v1/courses", .response(.json(200, ["items": [course], "page": 1, "limit": 100, "total": 1])))
         var values = harness.courses.observe().makeAsyncIterator()
-        #expect(try await values.next() == [])
+        let empty = try #require(try await values.next())
+        #expect(empty.value == [])
+        #expect(empty.isFromCache)
 
         try await harness.engine.refresh(.courses)
 
-        #expect(try await values.next()?.map(\.id) == ["course-1"])
+        let refreshed = try #require(try await values.next())
+        #expect(refreshed.value.map(\.id) == ["course-1"])
+        #expect(!refreshed.isFromCache)
         #expect(try await harness.courses.search("algebra").value.map(\.id) == ["course-1"])
     }
 }

@@ -9,12 +9,16 @@ public struct EnrollmentRepository: Sendable {
     /// Ids of enrolled courses, local changes included. Asks for a background refresh.
     public func enrolledCourseIDs() async throws -> Cached<Set<String>> {
         engine.requestRefresh(.enrollments)
-        return try await store.writer.read { db in try Self.read(db) }.marked(await engine.staleReason(for: .enrollments))
+        let enrolled = try await store.writer.read { db in try Self.read(db) }
+        return await engine.marked(enrolled, for: .enrollments)
     }
 
-    /// The enrolled course ids now and after every change.
-    public func observe() -> AsyncValueObservation<Set<String>> {
-        ValueObservation.tracking { db in try Self.read(db).value }.removeDuplicates().values(in: store.writer)
+    /// The enrolled course ids now and after every change to them.
+    public func observe() -> LocalObservation<Cached<Set<String>>> {
+        let openedAt = engine.openedAt
+        return LocalObservation(
+            ValueObservation.tracking { db in try Self.read(db).marked(nil, openedAt: openedAt) }
+                .removeDuplicates().values(in: store.writer))
     }
 
     /// Enrolls in a course (optimistically).

@@ -37,9 +37,9 @@ public struct Preferences: Sendable {
         try await update { $0.lastSyncDate = lastSyncDate }
     }
 
-    /// The preferences now and after every change (GRDB `ValueObservation`, no polling).
-    public func observe() -> AsyncValueObservation<AppPreferences> {
-        ValueObservation.tracking { db in try Self.load(db) }.removeDuplicates().values(in: store.writer)
+    /// The preferences now and after every change (the store tells of changes; no polling).
+    public func observe() -> LocalObservation<AppPreferences> {
+        LocalObservation(ValueObservation.tracking { db in try Self.load(db) }.removeDuplicates().values(in: store.writer))
     }
 
     private static func load(_ db: Database) throws -> AppPreferences {

@@ -9,12 +9,16 @@ public struct ProfileRepository: Sendable {
     /// The profile with local edits; `nil` before it was ever fetched. Asks for a background refresh.
     public func me() async throws -> Cached<User>? {
         engine.requestRefresh(.profile)
-        return try await store.writer.read { db in try Self.read(db) }?.marked(await engine.staleReason(for: .profile))
+        guard let profile = try await store.writer.read({ db in try Self.read(db) }) else { return nil }
+        return await engine.marked(profile, for: .profile)
     }
 
-    /// The profile now and after every change.
-    public func observe() -> AsyncValueObservation<User?> {
-        ValueObservation.tracking { db in try Self.read(db)?.value }.removeDuplicates().values(in: store.writer)
+    /// The profile now and after every change to it; `nil` before it was ever fetched.
+    public func observe() -> LocalObservation<Cached<User>?> {
+        let openedAt = engine.openedAt
+        return LocalObservation(
+            ValueObservation.tracking { db in try Self.read(db)?.marked(nil, openedAt: openedAt) }
+                .removeDuplicates().values(in: store.writer))
     }
 
     /// Changes the learner's name: visible at once, sent when the server is reachable.

@@ -13,15 +13,16 @@ public struct ProgressRepository: Sendable {
     public func lessons(courseID: String) async throws -> Cached<[LessonProgress]> {
         engine.requestRefresh(.progress(courseID: courseID))
         let now = self.now
-        return try await store.writer.read { db in try Self.read(db, courseID: courseID, now: now()) }
-            .marked(await engine.staleReason(for: .progress(courseID: courseID)))
+        let progress = try await store.writer.read { db in try Self.read(db, courseID: courseID, now: now()) }
+        return await engine.marked(progress, for: .progress(courseID: courseID))
     }
 
-    /// The local progress of a course now and after every change (GRDB `ValueObservation`).
-    public func observe(courseID: String) -> AsyncValueObservation<[LessonProgress]> {
-        let now = self.now
-        return ValueObservation.tracking { db in try Self.read(db, courseID: courseID, now: now()).value }
-            .removeDuplicates().values(in: store.writer)
+    /// The local progress of a course now and after every change to it.
+    public func observe(courseID: String) -> LocalObservation<Cached<[LessonProgress]>> {
+        let (now, openedAt) = (self.now, engine.openedAt)
+        return LocalObservation(
+            ValueObservation.tracking { db in try Self.read(db, courseID: courseID, now: now()).marked(nil, openedAt: openedAt) }
+                .removeDuplicates().values(in: store.writer))
     }
 
     /// Records progress on a lesson: visible locally at once, sent when the server is reachable.

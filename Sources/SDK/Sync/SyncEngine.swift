@@ -51,6 +51,16 @@ public actor SyncEngine {
         self.staleAfter = Double(staleAfter.components.seconds)
         self.parallelResources = max(1, parallelResources)
         self.outbox = Outbox(store: store, now: environment.now)
+        self.openedAt = environment.now()
+    }
+
+    /// When this engine (its session) started: data fetched before it came from an earlier run.
+    nonisolated let openedAt: Date
+
+    /// `value` marked with why `job`'s last refresh failed, if it did, and whether the server
+    /// confirmed it since the session opened.
+    func marked<Value>(_ value: Cached<Value>, for job: RefreshJob) -> Cached<Value> {
+        value.marked(staleReason(for: job), openedAt: openedAt)
     }
 
     // MARK: Status

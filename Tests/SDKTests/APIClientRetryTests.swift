@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// The retry loop of `APIClient.send`, observed through the stub's requests and the recorded sleeps.
 @Suite(.timeLimit(.minutes(2))) struct APIClientRetryTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 @Suite(.timeLimit(.minutes(2))) struct AccessTokenClaimsTests {
     let exp = Date(timeIntervalSince1970: 1_800_000_900)

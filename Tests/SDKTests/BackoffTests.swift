@@ -1,6 +1,6 @@
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 @Suite(.timeLimit(.minutes(2))) struct BackoffTests {
     func delays(_ backoff: Backoff, retries: ClosedRange<Int> = 1...5) -> [Duration] {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// One broadcaster type for states (sync status, connectivity) and events (session events).
 @Suite(.timeLimit(.minutes(1))) struct BroadcasterTests {

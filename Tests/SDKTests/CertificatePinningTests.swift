@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// The pinning configuration as a value, and how a pinning failure is classified.
 @Suite(.timeLimit(.minutes(2))) struct CertificatePinningTests {

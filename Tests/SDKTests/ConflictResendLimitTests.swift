@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// Conflict resends are bounded: a write that meets a newer version again and again, or a
 /// conflict without the server's version, is parked for the user instead of resent forever.

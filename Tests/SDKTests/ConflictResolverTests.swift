@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// ``ConflictResolver/resolve(strategy:resource:base:local:server:serverVersion:)`` as a pure
 /// function: the strategy and three JSON objects in, a resolution out.

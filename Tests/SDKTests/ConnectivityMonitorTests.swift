@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// ``ConnectivityMonitor``: what it learns from requests, what it publishes, and its probe loop
 /// (sleeps are recorded by the virtual clock, never waited for).

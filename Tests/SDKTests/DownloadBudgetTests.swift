@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// ``DownloadBudget``: which cached files go when the downloads exceed their byte budget.
 @Suite struct DownloadBudgetTests {

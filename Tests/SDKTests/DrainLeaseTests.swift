@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// One drainer per store, across processes: a drain holds a lease in the store itself, so a
 /// second process (an app extension, another `edugo sync now`) never sends the same items.

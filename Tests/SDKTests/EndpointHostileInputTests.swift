@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// Hostile ids and search strings never change which resource a request addresses.
 /// (EndpointTests covers `../admin?x=1#frag`, `..` and a mixed query; these go wider.)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 @Suite(.timeLimit(.minutes(2))) struct FileTokenStoreTests {
     /// A fresh directory (not yet created) under a unique temporary parent.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// No log line, at any level, may contain a credential.
 @Suite(.timeLimit(.minutes(2))) struct LoggingRedactionTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// The memory layer of the response cache: bounded by entries and bytes, evicting the least
 /// recently used.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// The repositories' local-first view: optimistic writes laid over the server's last state, the
 /// server's answer once synced, and `observe()` streams of the same `Cached` snapshots.

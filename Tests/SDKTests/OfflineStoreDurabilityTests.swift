@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// What the local database keeps when the app is closed and opened again: the store is closed,
 /// reopened from its file, and the migrator runs again on open.

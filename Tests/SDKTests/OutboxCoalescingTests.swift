@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// How ``Outbox/enqueue(_:)`` folds writes to one resource together while they were never sent.
 @Suite(.timeLimit(.minutes(2))) struct OutboxCoalescingTests {

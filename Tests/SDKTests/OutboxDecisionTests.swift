@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// The outbox's decision on an attempt's outcome, without I/O.
 @Suite(.timeLimit(.minutes(1))) struct OutboxDecisionTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// Answers that are not the server refusing a write: they pause the drain or the item, and the
 /// write stays in the outbox — never a dead letter.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// An outbox item has one retry schedule, the outbox's own (backoff, `Retry-After`): its send is
 /// one attempt, never the client's retry policy nested inside it.

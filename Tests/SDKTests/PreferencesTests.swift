@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// The app's local settings in the user's store.
 @Suite(.timeLimit(.minutes(1))) struct PreferencesTests {

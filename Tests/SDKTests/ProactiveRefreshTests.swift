@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// The access token is refreshed before it expires, not after the server refuses it.
 @Suite(.timeLimit(.minutes(2))) struct ProactiveRefreshTests {

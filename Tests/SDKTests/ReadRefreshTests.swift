@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// Reads answer from the local store whenever the server cannot answer well (5xx, 429, too slow,
 /// unreachable), say why the data is stale, and give up quickly; answers that mean something

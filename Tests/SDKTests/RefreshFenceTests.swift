@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// A refresh whose answer arrives after the session changed (sign-out, another user's sign-in)
 /// is dropped; a rotated token that cannot be saved is reported, and not left spent on disk.

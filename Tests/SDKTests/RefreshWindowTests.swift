@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// At most 5 refreshes in 30 s, so a server that keeps refusing fresh tokens cannot cause a loop.
 @Suite(.timeLimit(.minutes(2))) struct RefreshWindowTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// A write the app sends again — a retried dead letter, a conflict settled with "keep mine" or a
 /// custom body — goes back to its place in its resource's queue, before the newer writes, and no

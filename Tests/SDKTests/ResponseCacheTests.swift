@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// ``ResponseCache``: policies, TTL and ETag revalidation, per-user keys, invalidation and the
 /// stale-while-revalidate stream (a stub server, the virtual clock).

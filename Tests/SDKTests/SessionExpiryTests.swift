@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// A rejected refresh ends the session; a refresh that could not reach the server keeps it.
 @Suite(.timeLimit(.minutes(2))) struct SessionExpiryTests {

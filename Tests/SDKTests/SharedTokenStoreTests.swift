@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// Two processes (an app and its extension, two `edugo` commands) share one token store: a
 /// refresh re-reads it first, so tokens the other process rotated are adopted instead of

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// One refresh at a time, however many requests need it.
 @Suite(.timeLimit(.minutes(2))) struct SingleFlightRefreshTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// Cancelling the task running ``SyncEngine/run()`` stops its drain: the drain is part of that
 /// task, not a task of its own that outlives it.

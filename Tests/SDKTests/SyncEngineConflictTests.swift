@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// Version conflicts met while draining, settled by the ``ConflictPolicy`` or by the app.
 @Suite(.timeLimit(.minutes(2))) struct SyncEngineConflictTests {

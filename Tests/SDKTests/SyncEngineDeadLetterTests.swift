@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// What the app can do with writes the server refused.
 @Suite(.timeLimit(.minutes(2))) struct SyncEngineDeadLetterTests {

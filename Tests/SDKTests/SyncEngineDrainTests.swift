@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// How a drain settles each outbox item by the server's answer (a stub transport, the virtual clock).
 @Suite(.timeLimit(.minutes(2))) struct SyncEngineDrainTests {

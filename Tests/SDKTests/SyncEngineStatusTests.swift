@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// The ``SyncStatus`` the engine publishes on ``SyncEngine/statusUpdates()``.
 @Suite(.timeLimit(.minutes(2))) struct SyncEngineStatusTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// Progress in a course needs the enrollment in it: while an enrollment is queued, the course's
 /// progress waits for it, and a `not_enrolled` answer that meets a queued enrollment is sent again

@@ -1,4 +1,6 @@
-import EduGoSDK
+// The outbox, the sync engine and the store's connection are not public API; the benchmarks
+// measure them directly through the SDK's internal interface.
+@_spi(EduGoInternals) import EduGoSDK
 import Foundation
 import GRDB
 

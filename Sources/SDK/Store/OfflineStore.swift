@@ -7,8 +7,9 @@ import GRDB
 /// Each signed-in user gets their own file (`<directory>/<tenant>/<user>.sqlite`), so a second
 /// user on the same device cannot read the first one's data, and signing out deletes the file.
 public final class OfflineStore: Sendable {
-    /// The database connection (a WAL pool on disk, a queue in memory).
-    public let writer: any DatabaseWriter
+    /// The database connection (a WAL pool on disk, a queue in memory). An implementation
+    /// detail: only the SDK's own code and its benchmarks (`@_spi(EduGoInternals) import`) see it.
+    @_spi(EduGoInternals) public let writer: any DatabaseWriter
     /// The file, `nil` in memory.
     public let fileURL: URL?
     public let tenantID: String

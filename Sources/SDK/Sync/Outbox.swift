@@ -13,16 +13,18 @@ public struct Outbox: Sendable {
     let now: @Sendable () -> Date
     let makeKey: @Sendable () -> String
 
-    public init(store: OfflineStore, now: @escaping @Sendable () -> Date = { Date() }, makeKey: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }) {
+    /// Made by the session's ``SyncEngine``; not public API (`@_spi(EduGoInternals)`, for the benchmarks).
+    @_spi(EduGoInternals) public init(store: OfflineStore, now: @escaping @Sendable () -> Date = { Date() }, makeKey: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }) {
         self.store = store
         self.now = now
         self.makeKey = makeKey
     }
 
     /// Queues `write`; returns the item that now carries it, or `nil` when it cancelled an unsent
-    /// creation (create + delete).
+    /// creation (create + delete). Repositories queue their writes through it; not public API
+    /// (`@_spi(EduGoInternals)`, for the benchmarks).
     @discardableResult
-    public func enqueue(_ write: PendingWrite) async throws -> OutboxItem? {
+    @_spi(EduGoInternals) public func enqueue(_ write: PendingWrite) async throws -> OutboxItem? {
         let created = now()
         let key = makeKey()
         return try await store.writer.write { db -> OutboxItem? in

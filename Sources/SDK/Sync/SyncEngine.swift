@@ -37,7 +37,8 @@ public actor SyncEngine {
     /// Why each job's last refresh failed, until one succeeds.
     private var staleReasons: [RefreshJob: StaleReason] = [:]
 
-    public init(
+    /// Made by ``EduGoClient`` for each session; not public API (`@_spi(EduGoInternals)`, for the benchmarks).
+    @_spi(EduGoInternals) public init(
         client: APIClient, store: OfflineStore, monitor: ConnectivityMonitor, cache: ResponseCache,
         policy: ConflictPolicy = ConflictPolicy(), environment: SDKEnvironment = .live,
         staleAfter: Duration = .seconds(24 * 3600), parallelResources: Int = 16

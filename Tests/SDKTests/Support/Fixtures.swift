@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// Values and builders shared by the SDK tests.
 enum Fixture {

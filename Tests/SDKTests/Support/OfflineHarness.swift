@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// Scripted answers per `METHOD /path`, for a ``StubTransport``: each route answers with its
 /// outcomes in order (the last one repeats) or with a handler. A request no test scripted is

@@ -1,4 +1,4 @@
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 extension AsyncStream where Element == SessionEvent {
     /// The events this subscription has received so far.

@@ -1,4 +1,4 @@
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// A token store whose reads can be overtaken by writes, like a Keychain or disk under
 /// contention. Every load reads its value at once but delivers it late: the first after a

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-@testable import EduGoSDK
+@_spi(EduGoInternals) @testable import EduGoSDK
 
 /// A virtual clock, a recording sleep and fixed jitter, handed to the SDK as an ``SDKEnvironment``.
 ///

@@ -82,7 +82,10 @@ struct GlobalOptions: ParsableArguments {
                 baseURL: url, tenantID: tenant, timeout: .seconds(timeout), retryPolicy: .none,
                 readRefresh: ReadRefreshPolicy(budget: .seconds(timeout)), logLevel: verbose ? .standard : .minimal,
                 pinning: try pinning(for: url)),
-            dataDirectory: directory, transport: transport)
+            // Tokens beside the data directory on every platform: two --data-dir are two sessions.
+            dataDirectory: directory,
+            tokenStore: FileTokenStore(directory: directory.appendingPathComponent("session", isDirectory: true)),
+            transport: transport)
     }
 
     /// The signed-in user's session, or the "not signed in" error (exit 3).

@@ -99,6 +99,29 @@ import Testing
         #expect(environment.sleeps == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(8), .seconds(8)])
     }
 
+    @Test("probeNow() (a network path back) ends run()'s wait between probes at once instead of after the delay")
+    func probeNowEndsTheWait() async {
+        // Given a server that answers the second probe, and sleeps that would last an hour
+        let probe = ScriptedProbe(false, true)
+        var patient = environment.sdk
+        patient.sleep = { _ in try await Task.sleep(for: .seconds(3600)) }
+        let monitor = ConnectivityMonitor(initiallyConnected: false, environment: patient) { probe() }
+        let running = Task { await monitor.run() }
+        var calls = probe.calls.makeAsyncIterator()
+        _ = await calls.next()
+
+        // When the device regains a network path after the first probe failed
+        let updates = monitor.updates()
+        monitor.probeNow()
+
+        // Then the second probe runs at once and the monitor is connected
+        let connected = await firstValue(of: updates) { $0 }
+        #expect(connected == true)
+        #expect(probe.count == 2)
+        running.cancel()
+        await running.value
+    }
+
     @Test("once connected, run() stops probing until the connection is lost, then starts over at 1 s")
     func stopsProbingWhileConnected() async {
         // Given a monitor that connects at its second probe

@@ -20,6 +20,7 @@ public struct FileTokenStore: TokenStore {
     public func save(_ tokens: SessionTokens, for key: TokenStoreKey) async throws {
         let manager = FileManager.default
         try manager.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        ProtectedDirectory.protect(directory)
         let data = try JSONEncoder().encode(tokens)
         let target = directory.appendingPathComponent(key.fileName)
         let temporary = directory.appendingPathComponent(".\(key.fileName).\(UUID().uuidString).tmp")

@@ -28,6 +28,7 @@ public final class OfflineStore: Sendable {
         let folder = directory.appendingPathComponent(Self.safe(tenantID), isDirectory: true)
         try FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        ProtectedDirectory.protect(folder)  // before SQLite makes the file and its -wal and -shm
         let url = folder.appendingPathComponent("\(Self.safe(userID)).sqlite")
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)

@@ -9,8 +9,9 @@ import Network
 ///
 /// It learns from every request the ``APIClient`` makes (any HTTP answer means reachable; a
 /// transport failure means not), and while offline its ``run()`` probes `GET /health` with a
-/// growing delay. On Apple platforms `NWPathMonitor` also reports when the device loses or
-/// regains a network path, which triggers a probe at once.
+/// growing delay; ``probeNow()`` cuts the delay short. On Apple platforms `NWPathMonitor` also
+/// reports when the device loses a network path (offline at once) or regains one (a probe at
+/// once: a path being up does not prove the server is).
 public final class ConnectivityMonitor: TransportObserver, Sendable {
     private let state: Broadcaster<Bool>
     private let probe: @Sendable () async -> Bool
@@ -18,6 +19,11 @@ public final class ConnectivityMonitor: TransportObserver, Sendable {
     private let maximumDelay: Duration
     /// How many ``run()`` loops are probing (``waitUntilConnected()`` probes only when none is).
     private let runs = Atomic<Int>(0)
+    /// ``probeNow()`` calls: a waiting ``run()`` probes at once.
+    private let wakeups = Broadcaster<Int>()
+    /// Set by ``probeNow()`` until a ``run()`` acted on it, so a call made just before the wait
+    /// began is not lost.
+    private let wakeRequested = Atomic<Bool>(false)
 
     /// - Parameters:
     ///   - probe: answers whether the server responds (usually `GET /health`).
@@ -89,12 +95,40 @@ public final class ConnectivityMonitor: TransportObserver, Sendable {
                 continue
             }
             do {
-                try await environment.sleep(delay)
+                if try await wait(delay) { delay = .seconds(1) } else { delay = min(delay * 2, maximumDelay) }
             } catch {
                 return
             }
-            delay = min(delay * 2, maximumDelay)
         }
+    }
+
+    /// Asks a ``run()`` that waits between probes to probe at once (the device regained a network
+    /// path, the app came to the foreground). Does nothing while connected.
+    public func probeNow() {
+        wakeRequested.store(true, ordering: .releasing)
+        wakeups.emit(1)
+    }
+
+    /// Sleeps `delay`, or less when ``probeNow()`` is called; returns whether it was woken.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled.
+    private func wait(_ delay: Duration) async throws -> Bool {
+        let calls = wakeups.subscribe()
+        if wakeRequested.exchange(false, ordering: .acquiringAndReleasing) { return true }
+        let woken = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await self.environment.sleep(delay)
+                return false
+            }
+            group.addTask {
+                for await _ in calls { return true }
+                throw CancellationError()  // the stream ends early only when the task is cancelled
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? false
+        }
+        wakeRequested.store(false, ordering: .releasing)
+        return woken
     }
 
     /// Returns once the server is reachable (at once when it is already thought to be).
@@ -144,7 +178,11 @@ private final class PathWatcher: Sendable {
 
     func start() {
         monitor.pathUpdateHandler = { [weak connectivity] path in
-            if path.status != .satisfied { connectivity?.set(false) }
+            if path.status == .satisfied {
+                connectivity?.probeNow()
+            } else {
+                connectivity?.set(false)
+            }
         }
         monitor.start(queue: DispatchQueue(label: "edugo.sdk.path-monitor"))
     }

@@ -81,9 +81,19 @@ public final class EduGoClient: Sendable {
     let environment: SDKEnvironment
     private let current = Mutex<OfflineSession?>(nil)
 
+    /// The Keychain on Apple platforms; a ``FileTokenStore`` in `dataDirectory/session/` elsewhere.
+    static func defaultTokenStore(dataDirectory: URL) -> any TokenStore {
+        #if canImport(Security) && !canImport(FoundationNetworking)
+        KeychainTokenStore()
+        #else
+        FileTokenStore(directory: dataDirectory.appendingPathComponent("session", isDirectory: true))
+        #endif
+    }
+
     /// - Parameters:
     ///   - dataDirectory: where local stores live (one per tenant and user).
-    ///   - tokenStore: defaults to a ``FileTokenStore`` under `dataDirectory`.
+    ///   - tokenStore: where the session's tokens live: by default the Keychain on Apple platforms
+    ///     (``KeychainTokenStore``), a ``FileTokenStore`` under `dataDirectory` elsewhere.
     public init(
         configuration: APIConfiguration, dataDirectory: URL, tokenStore: (any TokenStore)? = nil,
         transport: (any HTTPTransport)? = nil, environment: SDKEnvironment = .live,
@@ -95,7 +105,7 @@ public final class EduGoClient: Sendable {
         self.monitor = monitor
         self.api = APIClient(
             configuration: configuration, transport: transport,
-            tokenStore: tokenStore ?? FileTokenStore(directory: dataDirectory.appendingPathComponent("session", isDirectory: true)),
+            tokenStore: tokenStore ?? Self.defaultTokenStore(dataDirectory: dataDirectory),
             environment: environment, observers: [monitor])
         self.auth = AuthService(client: api)
         self.dataDirectory = dataDirectory

@@ -76,9 +76,9 @@ public actor Downloads {
     ///   - resumeLimit: Lost connections in a row without a byte received that a download waits
     ///     through before it fails (see ``resumeLimit``).
     public init(
-        directory: URL, cacheDirectory: URL? = nil, baseURL: URL, session: TokenRefreshCoordinator, transport: (any MediaTransport)? = nil,
-        budget: Int64 = 2 << 30, maxConcurrent: Int = 2, now: @escaping @Sendable () -> Date = { Date() },
-        monitor: ConnectivityMonitor? = nil, resumeLimit: Int = 10
+        directory: URL, cacheDirectory: URL? = nil, baseURL: URL, session: TokenRefreshCoordinator,
+        transport: (any MediaTransport)? = nil, budget: Int64 = 2 << 30, maxConcurrent: Int = 2,
+        now: @escaping @Sendable () -> Date = { Date() }, monitor: ConnectivityMonitor? = nil, resumeLimit: Int = 10
     ) throws {
         self.locations = DownloadLocations(directory: directory, cacheDirectory: cacheDirectory)
         self.baseURL = baseURL
@@ -91,13 +91,8 @@ public actor Downloads {
         self.now = now
         self.slots = DownloadSlots(limit: maxConcurrent)
         try locations.create()
-        #if canImport(Darwin)
-        // Pinned and cached files alike are re-downloadable: keep them out of backups.
-        var values = URLResourceValues()
-        values.isExcludedFromBackup = true
-        var files = directory
-        try? files.setResourceValues(values)
-        #endif
+        // Pinned and cached files alike are re-downloadable: out of backups on Apple platforms.
+        ProtectedDirectory.protect(directory)
         self.manifest = DownloadManifest.load(from: locations.manifest)
     }
 

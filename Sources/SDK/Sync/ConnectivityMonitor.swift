@@ -133,9 +133,9 @@ public final class ConnectivityMonitor: TransportObserver, Sendable {
 
     /// Returns once the server is reachable (at once when it is already thought to be).
     ///
-    /// While no ``run()`` is probing, it probes `GET /health` itself, with the same delay growing
-    /// from 1 s to `maximumDelay`, so a caller that does not run the monitor is not left waiting
-    /// forever. Any request that gets an answer meanwhile ends the wait too.
+    /// While no ``run()`` is probing, it runs one itself until the server answers, so a caller
+    /// that does not run the monitor is not left waiting forever (and ``probeNow()`` reaches it).
+    /// Any request that gets an answer meanwhile ends the wait too.
     ///
     /// - Throws: `CancellationError` as soon as the calling task is cancelled.
     public func waitUntilConnected() async throws {
@@ -146,21 +146,13 @@ public final class ConnectivityMonitor: TransportObserver, Sendable {
                 for await connected in self.updates() where connected { return }
                 throw CancellationError()  // the stream ends early only when the task is cancelled
             }
-            group.addTask {
-                var delay = Duration.seconds(1)
-                // Ends when the monitor says connected, whoever found out.
-                while self.state.current != true {
-                    if self.runs.load(ordering: .relaxed) == 0, await self.probe() {
-                        self.set(true)
-                        return
-                    }
-                    try await self.environment.sleep(delay)
-                    delay = min(delay * 2, self.maximumDelay)
-                }
+            if runs.load(ordering: .relaxed) == 0 {
+                group.addTask { await self.run() }  // returns only when cancelled
             }
             defer { group.cancelAll() }
             _ = try await group.next()
         }
+        try Task.checkCancellation()
     }
 }
 

@@ -18,11 +18,7 @@ struct DownloadsPinningEndToEndTests {
                 let tls = try #require(server.tls)
                 let (course, lesson, _) = try await uploadOverTLS(file, to: server, trusting: tls.certificateChainDER)
                 func client(pins: [String]) throws -> EduGoClient {
-                    EduGoClient(
-                        configuration: APIConfiguration(
-                            baseURL: server.baseURL, tenantID: "demo", retryPolicy: .none, readRefresh: patientReads,
-                            pinning: try CertificatePinning(pins: ["127.0.0.1": pins], trustRoots: tls.certificateChainDER)),
-                        dataDirectory: root, environment: fastEnvironment)
+                    try pinnedClient(server, trusting: tls.certificateChainDER, pins: pins, directory: root)
                 }
                 // Given the student signed in with the right pin, then an app holding a wrong one
                 let right = try client(pins: [tls.pin])
@@ -57,11 +53,7 @@ struct DownloadsPinningEndToEndTests {
                 let file = root.appendingPathComponent("replacement.pdf")
                 try replacement.write(to: file)
                 func client(pins: [String]) throws -> EduGoClient {
-                    EduGoClient(
-                        configuration: APIConfiguration(
-                            baseURL: server.baseURL, tenantID: "demo", retryPolicy: .none, readRefresh: patientReads,
-                            pinning: try CertificatePinning(pins: ["127.0.0.1": pins], trustRoots: tls.certificateChainDER)),
-                        dataDirectory: root, environment: fastEnvironment)
+                    try pinnedClient(server, trusting: tls.certificateChainDER, pins: pins, directory: root)
                 }
                 // Given the teacher signed in with the right pin, then an app holding a wrong one
                 let right = try client(pins: [tls.pin])
@@ -84,6 +76,17 @@ struct DownloadsPinningEndToEndTests {
                 #expect(media.lessonVersion == version + 1)
             }
         }
+    }
+
+    /// A client of the TLS server trusting its development chain and holding `pins` for 127.0.0.1.
+    private func pinnedClient(
+        _ server: EduGoTestServer, trusting chain: [Data], pins: [String], directory: URL
+    ) throws -> EduGoClient {
+        EduGoClient(
+            configuration: APIConfiguration(
+                baseURL: server.baseURL, tenantID: "demo", retryPolicy: .none, readRefresh: patientReads,
+                pinning: try CertificatePinning(pins: ["127.0.0.1": pins], trustRoots: chain)),
+            dataDirectory: directory, environment: fastEnvironment)
     }
 
     /// Puts `file` on the first lesson of the demo Swift course as its teacher, over the server's

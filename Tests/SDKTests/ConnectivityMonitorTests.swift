@@ -231,9 +231,8 @@ import Testing
         #expect(probe.count == 2)
     }
 
-    @Test("a request that gets an answer ends waitUntilConnected()")
-    func waitEndsOnAnAnswer() async throws {
-        // Given a wait whose probe hangs
+    /// An offline monitor whose probe never answers, and a task waiting on it once the probe started.
+    func waitingWithHungProbe() async -> (ConnectivityMonitor, Task<Void, any Error>) {
         let probe = ScriptedProbe(false)
         let monitor = ConnectivityMonitor(initiallyConnected: false, environment: environment.sdk) {
             _ = probe()
@@ -242,6 +241,13 @@ import Testing
         }
         let waiting = Task { try await monitor.waitUntilConnected() }
         _ = await firstValue(of: probe.calls) { $0 == 1 }
+        return (monitor, waiting)
+    }
+
+    @Test("a request that gets an answer ends waitUntilConnected()")
+    func waitEndsOnAnAnswer() async throws {
+        // Given a wait whose probe hangs
+        let (monitor, waiting) = await waitingWithHungProbe()
 
         // When an API request finds the server
         monitor.transportDidFinish(.response(200))
@@ -254,14 +260,7 @@ import Testing
     @Test("cancelling the waiting task ends waitUntilConnected() with CancellationError")
     func waitEndsOnCancellation() async throws {
         // Given a wait while offline, its probe hanging
-        let probe = ScriptedProbe(false)
-        let monitor = ConnectivityMonitor(initiallyConnected: false, environment: environment.sdk) {
-            _ = probe()
-            try? await Task.sleep(for: .seconds(3600))
-            return false
-        }
-        let waiting = Task { try await monitor.waitUntilConnected() }
-        _ = await firstValue(of: probe.calls) { $0 == 1 }
+        let (monitor, waiting) = await waitingWithHungProbe()
 
         // When the task is cancelled, Then the wait throws CancellationError
         waiting.cancel()

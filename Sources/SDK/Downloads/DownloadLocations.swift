@@ -23,7 +23,7 @@ public struct DownloadLocations: Sendable, Equatable {
     /// the caches directory (`Caches/edugo-downloads/<tenant>/<user>/`), elsewhere beside the pinned
     /// ones.
     public init(dataDirectory: URL, tenantID: String, userID: String) {
-        let user = Self.safe(tenantID) + "/" + Self.safe(userID)
+        let user = OfflineStore.safe(tenantID) + "/" + OfflineStore.safe(userID)
         let directory = dataDirectory.appendingPathComponent("downloads/" + user, isDirectory: true)
         #if canImport(Darwin)
         let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
@@ -61,10 +61,5 @@ public struct DownloadLocations: Sendable, Equatable {
     func removeAll() {
         try? FileManager.default.removeItem(at: directory)
         try? FileManager.default.removeItem(at: cacheDirectory)
-    }
-
-    /// A tenant or user id as one path segment.
-    private static func safe(_ part: String) -> String {
-        String(part.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" })
     }
 }

@@ -52,7 +52,9 @@ public final class OfflineStore: Sendable {
         }
     }
 
-    private static func safe(_ value: String) -> String {
+    /// A tenant or user id as one path segment: letters, digits and `-` kept, anything else `_`
+    /// (the user stores and the downloads directories name their folders with it).
+    static func safe(_ value: String) -> String {
         value.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" ? String($0) : "_" }.joined()
     }
 }

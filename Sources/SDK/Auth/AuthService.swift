@@ -4,6 +4,9 @@ import Foundation
 public struct AuthService: Sendable {
     let client: APIClient
 
+    /// Creates the account operations of `client`. A successful ``login(email:password:)`` stores
+    /// its tokens in the client's ``APIClient/session``, so every later call of that client is
+    /// authenticated.
     public init(client: APIClient) {
         self.client = client
     }
@@ -38,7 +41,12 @@ public struct AuthService: Sendable {
         try await client.execute(endpoint: .Auth.verifyEmail(token: token))
     }
 
-    /// Signs in and stores the session.
+    /// Signs in and stores the session in the client's ``TokenStore``.
+    ///
+    /// - Returns: The signed-in user.
+    /// - Throws: ``NetworkError/unauthorized(code:)`` with `invalid_credentials` for a wrong email
+    ///   or password, another ``NetworkError`` when the call fails, or the token store's error when
+    ///   the session cannot be saved.
     @discardableResult
     public func login(email: String, password: String) async throws -> User {
         let response: TokenResponse = try await client.execute(

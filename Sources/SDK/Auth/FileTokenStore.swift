@@ -4,12 +4,21 @@ import Foundation
 /// tenant + account, replaced atomically. The store for Linux; Apple platforms should prefer
 /// ``KeychainTokenStore``.
 public struct FileTokenStore: TokenStore {
+    /// The folder holding the token files. It is created with mode 0700 on the first save, and an
+    /// existing folder is tightened to 0700.
     public let directory: URL
 
+    /// Creates a store that keeps its files in `directory`; nothing is written before the first
+    /// ``save(_:for:)``.
+    ///
+    /// - Parameter directory: A folder private to the app, such as one under Application Support.
     public init(directory: URL) {
         self.directory = directory
     }
 
+    /// The tokens saved for `key`, or `nil` when none are saved.
+    ///
+    /// - Throws: When the file exists but cannot be read or decoded.
     public func load(_ key: TokenStoreKey) async throws -> SessionTokens? {
         let url = directory.appendingPathComponent(key.fileName)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
@@ -17,6 +26,10 @@ public struct FileTokenStore: TokenStore {
         return try JSONDecoder().decode(SessionTokens.self, from: data)
     }
 
+    /// Saves `tokens` for `key`, replacing the earlier file atomically: a reader sees the old tokens
+    /// or the new ones, never a mix. The file is flushed to disk before it replaces the old one.
+    ///
+    /// - Throws: When the folder or the file cannot be created or written.
     public func save(_ tokens: SessionTokens, for key: TokenStoreKey) async throws {
         let manager = FileManager.default
         try manager.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -34,6 +47,9 @@ public struct FileTokenStore: TokenStore {
         }
     }
 
+    /// Deletes the tokens saved for `key`; nothing happens when there are none.
+    ///
+    /// - Throws: When the file exists but cannot be deleted.
     public func remove(_ key: TokenStoreKey) async throws {
         let url = directory.appendingPathComponent(key.fileName)
         if FileManager.default.fileExists(atPath: url.path) {

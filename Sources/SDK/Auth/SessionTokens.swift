@@ -2,13 +2,20 @@ import Foundation
 
 /// The tokens of a signed-in session, as kept in a ``TokenStore``.
 public struct SessionTokens: Codable, Sendable, Equatable {
+    /// The short-lived bearer token sent in `Authorization`.
     public var accessToken: String
+    /// Exchanged for new tokens when the access token nears expiry. Each refresh returns a new one
+    /// and spends the old one, so a store must always hold the latest.
     public var refreshToken: String
     /// When the access token expires (from its `exp` claim, else from `expires_in`).
     public var accessTokenExpiresAt: Date
+    /// The signed-in user. Requests for one user's offline data are never sent with another user's
+    /// tokens.
     public var userID: String
+    /// The tenant the session belongs to.
     public var tenantID: String
 
+    /// Creates the tokens of a session, as a custom ``TokenStore`` decodes them or a test builds them.
     public init(accessToken: String, refreshToken: String, accessTokenExpiresAt: Date, userID: String, tenantID: String) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
@@ -23,9 +30,14 @@ public struct SessionTokens: Codable, Sendable, Equatable {
 /// The signature is not checked here (the server does that); nothing in the SDK trusts these
 /// values for access decisions.
 public struct AccessTokenClaims: Sendable, Equatable {
+    /// When the access token expires (`exp`).
     public var expiresAt: Date
+    /// The user the token was issued to (`sub`).
     public var subject: String
+    /// The tenant the token is valid in (`tid`).
     public var tenantID: String
+    /// The user's role when the token was issued (`role`). For display only: the server decides what
+    /// the user may do.
     public var role: String
 
     /// Decodes the payload segment of a compact JWT; `nil` when it is not one.

@@ -2,10 +2,12 @@ import Foundation
 
 /// Identifies whose tokens are stored: one tenant, one account on the device.
 public struct TokenStoreKey: Sendable, Hashable {
+    /// The tenant the session belongs to.
     public var tenantID: String
     /// An app-chosen account label (`default` for single-account apps).
     public var account: String
 
+    /// Identifies the session of `account` in the tenant `tenantID`.
     public init(tenantID: String, account: String = "default") {
         self.tenantID = tenantID
         self.account = account
@@ -33,8 +35,21 @@ public struct TokenStoreKey: Sendable, Hashable {
 
 /// Where session tokens live between launches.
 public protocol TokenStore: Sendable {
+    /// The tokens saved for `key`, or `nil` when there are none.
+    ///
+    /// - Throws: When the storage cannot be read; the SDK then treats the user as signed out.
     func load(_ key: TokenStoreKey) async throws -> SessionTokens?
+    /// Saves `tokens` for `key`, replacing what was there.
+    ///
+    /// Called after sign-in and after every refresh. Replace atomically: after a refresh the old
+    /// refresh token is spent, so a half-written save would sign the user out at the next launch.
+    ///
+    /// - Throws: When the tokens cannot be saved. At sign-in the error reaches the caller; after a
+    ///   refresh the SDK removes the stored tokens and emits ``SessionEvent/tokenStorageFailed``.
     func save(_ tokens: SessionTokens, for key: TokenStoreKey) async throws
+    /// Deletes the tokens for `key` (sign-out, an expired session). Succeeds when there are none.
+    ///
+    /// - Throws: When the storage cannot be changed.
     func remove(_ key: TokenStoreKey) async throws
 }
 
@@ -42,9 +57,13 @@ public protocol TokenStore: Sendable {
 public actor InMemoryTokenStore: TokenStore {
     private var sessions: [TokenStoreKey: SessionTokens] = [:]
 
+    /// Creates an empty store. Its tokens are lost when it is released.
     public init() {}
 
+    /// The tokens this instance holds for `key`, if any.
     public func load(_ key: TokenStoreKey) -> SessionTokens? { sessions[key] }
+    /// Keeps `tokens` for `key` in memory.
     public func save(_ tokens: SessionTokens, for key: TokenStoreKey) { sessions[key] = tokens }
+    /// Forgets the tokens for `key`.
     public func remove(_ key: TokenStoreKey) { sessions[key] = nil }
 }

@@ -21,6 +21,8 @@ public final class ResponseCache: Sendable {
     /// Both layers evict the least recently used answers first. An answer larger than
     /// `maxDiskBytes` on its own is kept in memory only.
     public struct Limits: Sendable, Equatable {
+        /// How long a stored answer counts as fresh for ``CachePolicy/cacheFirst``; an older one is
+        /// fetched again (revalidated with its `ETag`).
         public var timeToLive: Duration
         /// Answers kept in memory.
         public var maxEntries: Int
@@ -31,6 +33,8 @@ public final class ResponseCache: Sendable {
         /// Bytes (bodies and headers) kept in the store's `http_cache` table.
         public var maxDiskBytes: Int
 
+        /// Creates limits. The defaults keep answers fresh for 5 minutes, hold 100 answers or 10 MiB in
+        /// memory, and 2,000 answers or 50 MiB in the store.
         public init(
             timeToLive: Duration = .seconds(300), maxEntries: Int = 100, maxBytes: Int = 10 * 1024 * 1024,
             maxDiskEntries: Int = 2_000, maxDiskBytes: Int = 50 * 1024 * 1024
@@ -45,6 +49,7 @@ public final class ResponseCache: Sendable {
 
     /// Where an answer came from.
     public enum Source: String, Sendable, Equatable {
+        /// The memory layer, the store's `http_cache` table, or a new answer from the server.
         case memory, disk, network
         /// The server answered 304 Not Modified: the cached body is current again.
         case revalidated
@@ -52,8 +57,11 @@ public final class ResponseCache: Sendable {
 
     /// A cached or fresh answer.
     public struct Entry: Sendable {
+        /// The answer: status, header fields and body.
         public var response: APIResponse
+        /// When the answer was fetched or last revalidated; freshness is measured from it.
         public var storedAt: Date
+        /// Where the answer came from, for example to show that data may be old.
         public var source: Source
     }
 
@@ -64,6 +72,13 @@ public final class ResponseCache: Sendable {
     private let memory: Mutex<MemoryLRU<StoredResponse>>
     private let keyPrefix: String
 
+    /// Creates a cache for the user of `store`.
+    ///
+    /// - Parameters:
+    ///   - client: Sends the requests. Answers are only fetched with the token of `store`'s user.
+    ///   - store: The user's offline store; its `http_cache` table is the persistent layer.
+    ///   - limits: Freshness and size bounds.
+    ///   - now: The clock for freshness and eviction; tests pass a fixed one.
     public init(client: APIClient, store: OfflineStore, limits: Limits = Limits(), now: @escaping @Sendable () -> Date = { Date() }) {
         self.client = client
         self.store = store

@@ -11,6 +11,7 @@ import Logging
 /// let courses: Page<Course> = try await client.execute(endpoint: .Courses.list())
 /// ```
 public final class APIClient: Sendable {
+    /// The settings the client was made with: server, tenant, timeouts, retries and pinning.
     public let configuration: APIConfiguration
     /// The session's tokens and their refreshing.
     public let session: TokenRefreshCoordinator
@@ -19,12 +20,18 @@ public final class APIClient: Sendable {
     private let chain: InterceptorChain
     private let observers: [any TransportObserver]
 
+    /// Creates a client for one server and tenant. Nothing is sent until the first call.
+    ///
     /// - Parameters:
+    ///   - configuration: The server, tenant, timeouts, retries and pinning.
     ///   - transport: the network; tests pass a stub. `nil` uses the configuration's
     ///     ``APIConfiguration/makeDefaultTransport()`` (one that checks its pins, when it has any).
     ///   - tokenStore: where tokens persist (``FileTokenStore`` on Linux, ``KeychainTokenStore`` on Apple).
+    ///     The default keeps them in memory only, so the user signs in again at every launch.
+    ///   - environment: the clock, sleep and jitter; tests pass controlled ones.
     ///   - interceptors: extra interceptors, run inside the built-in ones.
     ///   - observers: told about every attempt's outcome (connectivity monitoring).
+    ///   - logger: where the built-in interceptors log (requests at `debug`, security warnings).
     public init(
         configuration: APIConfiguration, transport: (any HTTPTransport)? = nil,
         tokenStore: any TokenStore = InMemoryTokenStore(), environment: SDKEnvironment = .live,
@@ -208,9 +215,13 @@ struct CallLimits: Sendable {
 
 /// A decoded body with its response metadata.
 public struct APIResult<Value: Sendable>: Sendable {
+    /// The decoded body.
     public var value: Value
+    /// The HTTP status of the answer (a 2xx).
     public var statusCode: Int
+    /// The answer's header fields as received.
     public var headers: [String: String]
+    /// The answer's `ETag`, when the server sent one; send it back as `If-None-Match` to revalidate.
     public var etag: String?
 }
 
@@ -225,5 +236,8 @@ public enum TransportEvent: Sendable, Equatable {
 
 /// Observes the outcome of every attempt (the connectivity monitor learns from them).
 public protocol TransportObserver: Sendable {
+    /// Called after every attempt, in the task that made it: return quickly and do not block.
+    ///
+    /// - Parameter event: The status the server answered, or ``TransportEvent/unreachable``.
     func transportDidFinish(_ event: TransportEvent)
 }

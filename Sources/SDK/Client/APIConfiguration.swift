@@ -10,17 +10,25 @@ public struct APIConfiguration: Sendable {
     public var account: String
     /// Timeout of each attempt.
     public var timeout: Duration
+    /// How calls made through ``APIClient`` retry. Reads refreshed for the offline store use
+    /// ``readRefresh`` instead, and the outbox has a schedule of its own.
     public var retryPolicy: RetryPolicy
     /// How long and how often a refresh for a read may try (short: reads answer from the store).
     public var readRefresh: ReadRefreshPolicy
+    /// How much of each request the ``LoggingInterceptor`` logs. Secrets are redacted at every level.
     public var logLevel: LoggingInterceptor.Level
     /// Refresh the access token when it expires within this interval.
     public var refreshLeeway: Duration
+    /// How many token refreshes may start in a short time, so a server that keeps refusing fresh
+    /// tokens cannot drive the client into a refresh loop.
     public var refreshWindow: RefreshWindow
     /// Public-key pins and custom trust roots; `.disabled` is ordinary TLS. When enabled, the
     /// default transport is one that can check them (``makeDefaultTransport()``).
     public var pinning: CertificatePinning
 
+    /// Creates a configuration. Only the server and the tenant are required; the defaults suit an app:
+    /// 30 seconds per attempt, ``RetryPolicy/default``, minimal logging, a token refreshed 2 minutes
+    /// before it expires, and no pinning.
     public init(
         baseURL: URL, tenantID: String, account: String = "default", timeout: Duration = .seconds(30),
         retryPolicy: RetryPolicy = .default, readRefresh: ReadRefreshPolicy = ReadRefreshPolicy(),

@@ -4,16 +4,22 @@ import Foundation
 public struct APIRequest: Sendable {
     /// The endpoint it was built from (authentication and idempotency decisions read it).
     public var endpoint: Endpoint
+    /// The absolute URL, its path and query already percent-encoded.
     public var url: URL
+    /// The HTTP method, taken from the endpoint.
     public var method: HTTPMethod
     /// Header fields; names are compared case-insensitively by ``APIResponse``, set them as shown.
     public var headers: [String: String]
+    /// The body (JSON for API calls), or `nil` for none.
     public var body: Data?
+    /// How long this attempt may take. A read refresh shortens it to fit its budget.
     public var timeout: Duration
     /// The user whose data this request reads or writes (an offline store's user): the bearer
     /// token is attached only if it is that user's, checked in the same step that reads it.
     public var expectedUserID: String?
 
+    /// Creates a request for `endpoint` at `url`, with the endpoint's method. Interceptors, custom
+    /// transports and tests use it; apps call ``APIClient`` instead.
     public init(endpoint: Endpoint, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: Duration) {
         self.endpoint = endpoint
         self.url = url
@@ -31,11 +37,14 @@ public struct APIRequest: Sendable {
 
 /// A response as the transport delivered it.
 public struct APIResponse: Sendable {
+    /// The HTTP status code.
     public var statusCode: Int
     /// Header fields as received.
     public var headers: [String: String]
+    /// The body bytes; empty when there were none.
     public var body: Data
 
+    /// Creates a response, as a custom ``HTTPTransport`` or a test stub returns it.
     public init(statusCode: Int, headers: [String: String], body: Data) {
         self.statusCode = statusCode
         self.headers = headers
@@ -52,5 +61,6 @@ public struct APIResponse: Sendable {
     /// The entity tag, when the server sent one.
     public var etag: String? { header("ETag") }
 
+    /// Whether the status is in the 2xx range.
     public var isSuccess: Bool { (200..<300).contains(statusCode) }
 }

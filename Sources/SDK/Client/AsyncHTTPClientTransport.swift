@@ -74,6 +74,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         return (pinnedClients[host] ?? otherClient, host)
     }
 
+    /// Sends one attempt of `request` on the client for its host (a pinned one when the host has pins).
+    ///
+    /// - Throws: ``NetworkError/pinningFailed(host:)`` or ``NetworkError/untrustedCertificate(host:)``
+    ///   when the server was refused before anything was sent, ``NetworkError/timeout``,
+    ///   ``NetworkError/noConnection`` or another ``NetworkError``.
     public func send(_ request: APIRequest) async throws -> APIResponse {
         let (client, host) = client(for: request.url)
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)

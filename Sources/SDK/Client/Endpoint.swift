@@ -2,6 +2,7 @@ import Foundation
 
 /// The API version prefix of an endpoint.
 public enum APIVersion: String, Sendable {
+    /// `/v1/…`, where every current operation lives, or `/v2/…`.
     case v1, v2
 }
 
@@ -10,15 +11,26 @@ public enum APIVersion: String, Sendable {
 /// Paths are kept as segments and percent-encoded one by one when the URL is built, so a user
 /// supplied id such as `../admin` or `a?b` can never change the path or the query.
 public struct Endpoint: Sendable, Hashable {
+    /// The HTTP method.
     public var method: HTTPMethod
     /// Path segments after the version prefix, unencoded.
     public var segments: [String]
+    /// Query items, percent-encoded one by one when the URL is built.
     public var query: [URLQueryItem]
-    /// `nil` for unversioned paths (`/health`).
+    /// The version prefix of the path (`/v1`); `nil` for unversioned paths (`/health`).
     public var version: APIVersion?
     /// Whether the bearer token is attached (and a 401 triggers one refresh-and-retry).
     public var requiresAuthentication: Bool
 
+    /// Creates an endpoint. For the API's own operations use the factories instead
+    /// (``Endpoint/Courses``, ``Endpoint/Users``, ``Endpoint/Auth``).
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - segments: Path segments after the version, unencoded, such as `["courses", id]`.
+    ///   - query: Query items.
+    ///   - version: The version prefix; `nil` for unversioned paths such as `/health`.
+    ///   - requiresAuthentication: Whether the bearer token is attached.
     public init(
         _ method: HTTPMethod, _ segments: [String], query: [URLQueryItem] = [], version: APIVersion? = .v1,
         requiresAuthentication: Bool = true

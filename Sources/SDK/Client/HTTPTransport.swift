@@ -8,6 +8,9 @@ import FoundationNetworking
 /// Sends one request and returns the response. The only seam between the SDK and the network:
 /// tests inject a stub, apps use ``URLSessionTransport``.
 public protocol HTTPTransport: Sendable {
+    /// Sends one attempt of `request` and returns whatever the server answered, error statuses
+    /// included. Retries, token refresh and status mapping happen above it, in ``APIClient``.
+    ///
     /// - Throws: `URLError` (or any error) when no HTTP response arrived.
     func send(_ request: APIRequest) async throws -> APIResponse
 }
@@ -38,6 +41,11 @@ public struct URLSessionTransport: HTTPTransport {
     }
     #endif
 
+    /// Sends one attempt of `request`, first checking the server's trust and pins when the transport
+    /// has a ``CertificatePinning``.
+    ///
+    /// - Throws: `URLError` when no response arrived, or ``NetworkError/pinningFailed(host:)`` /
+    ///   ``NetworkError/untrustedCertificate(host:)`` when the server was refused.
     public func send(_ request: APIRequest) async throws -> APIResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue

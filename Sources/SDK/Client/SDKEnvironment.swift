@@ -9,6 +9,8 @@ public struct SDKEnvironment: Sendable {
     /// A value in `-1...1` for retry jitter.
     public var jitter: @Sendable () -> Double
 
+    /// Creates an environment from your own clock, sleep and randomness. Tests use it to run a
+    /// 24-hour expiry or a backoff in microseconds.
     public init(
         now: @escaping @Sendable () -> Date,
         sleep: @escaping @Sendable (Duration) async throws -> Void,

@@ -34,6 +34,10 @@ public struct AsyncHTTPClientMediaTransport: MediaTransport {
         self.pinned = pinning.isEnabled ? try AsyncHTTPClientTransport(pinning: pinning) : nil
     }
 
+    /// Streams the answer to `request`: `onHead` once, then `onChunk` with each buffer as it is read.
+    ///
+    /// - Throws: A ``NetworkError`` when the connection fails (a refused pin stays
+    ///   ``NetworkError/pinningFailed(host:)``), or what `onHead` and `onChunk` throw, unchanged.
     public func fetch(
         _ request: MediaRequest, onHead: (MediaResponseHead) async throws -> Void,
         onChunk: (Data) async throws -> Void

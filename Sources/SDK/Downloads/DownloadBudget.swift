@@ -38,11 +38,18 @@ public struct DownloadUsage: Sendable, Equatable {
 
 /// One downloaded (complete) lesson file.
 public struct DownloadedFile: Sendable, Equatable {
+    /// The lesson whose media this is.
     public var lessonID: String
+    /// The lesson's course; ``Downloads/remove(courseID:)`` removes by it.
     public var courseID: String
+    /// Where the file is on disk; open it from here, offline.
     public var file: URL
+    /// The file's size in bytes.
     public var size: Int64
+    /// The lowercase hex SHA-256 the file was verified against (the server's `ETag`).
     public var sha256: String
+    /// The media type the server sent, such as `video/mp4`.
     public var contentType: String?
+    /// Whether the file is kept whatever the budget (`true`), or is a cached file that may be evicted.
     public var pinned: Bool
 }

@@ -18,10 +18,12 @@ public struct DownloadProgress: Sendable, Equatable {
         case completed(URL)
     }
 
+    /// The lesson being downloaded.
     public var lessonID: String
     /// Bytes of the file on disk so far (including those of an earlier, interrupted attempt).
     public var bytesReceived: Int64
     /// The file's size, once the server told it.
     public var totalBytes: Int64?
+    /// The phase the download is in.
     public var state: State
 }

@@ -14,7 +14,9 @@ import FoundationNetworking
 public struct UploadedMedia: Sendable, Equatable {
     /// The lesson's new version.
     public var lessonVersion: Int
+    /// The media type the server stored, such as `video/mp4`.
     public var contentType: String
+    /// The file's size in bytes, as the server received it.
     public var sizeBytes: Int64
     /// Lowercase hex SHA-256 of the file, as the server computed it.
     public var sha256: String
@@ -34,6 +36,7 @@ public struct UploadedMedia: Sendable, Equatable {
 public struct LessonMediaUploader: Sendable {
     private let api: APIClient
 
+    /// Creates an uploader that uses `api`'s server, session tokens and certificate pinning.
     public init(api: APIClient) {
         self.api = api
     }

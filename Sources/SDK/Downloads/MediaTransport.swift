@@ -7,6 +7,7 @@ public struct MediaRequest: Sendable, Equatable {
     /// Header fields (`Authorization`, `Range`, `If-Range`).
     public var headers: [String: String]
 
+    /// Creates a request. ``Downloads`` builds its own; custom transports and tests receive them.
     public init(url: URL, headers: [String: String]) {
         self.url = url
         self.headers = headers
@@ -15,9 +16,12 @@ public struct MediaRequest: Sendable, Equatable {
 
 /// The status line and header fields of a media response (names lowercased).
 public struct MediaResponseHead: Sendable, Equatable {
+    /// The HTTP status: 200, 206 for a resumed range, or an error status.
     public var statusCode: Int
+    /// The header fields, names lowercased.
     public var headers: [String: String]
 
+    /// Creates a head. Header names are lowercased here, so a transport may pass them as received.
     public init(statusCode: Int, headers: [String: String]) {
         self.statusCode = statusCode
         var lowercased: [String: String] = [:]

@@ -12,6 +12,7 @@ public struct URLSessionMediaTransport: MediaTransport {
     private let session: URLSession
     private var pinning: CertificatePinning = .disabled
 
+    /// Creates a transport over its own `URLSession` (no cookies, no URL cache) that checks no pins.
     public init(configuration: URLSessionConfiguration = .ephemeral) {
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
@@ -26,6 +27,11 @@ public struct URLSessionMediaTransport: MediaTransport {
     }
     #endif
 
+    /// Streams the answer to `request`: `onHead` once, then `onChunk` with each 256 KiB of the body
+    /// (the last chunk may be shorter).
+    ///
+    /// - Throws: `URLError`, a ``NetworkError`` when the server's certificate or pin was refused, or
+    ///   what `onHead` and `onChunk` throw.
     public func fetch(
         _ request: MediaRequest, onHead: (MediaResponseHead) async throws -> Void,
         onChunk: (Data) async throws -> Void

@@ -2,8 +2,11 @@ import Foundation
 
 /// The error an app shows: wraps a ``NetworkError`` (or any failure) with a message for people.
 public struct AppError: Error, Sendable, Equatable {
+    /// The classified failure, for code that decides by case: retry, ask the user to sign in again,
+    /// show field errors.
     public let underlying: NetworkError
 
+    /// Wraps an already classified failure.
     public init(_ error: NetworkError) {
         self.underlying = error
     }
@@ -13,7 +16,10 @@ public struct AppError: Error, Sendable, Equatable {
         self.underlying = (error as? AppError)?.underlying ?? NetworkError.from(transportError: error)
     }
 
+    /// The HTTP status behind the failure, when there was one.
     public var statusCode: Int? { underlying.statusCode }
+    /// Whether trying again later may succeed (offline, timeout, rate limit, server error): when to
+    /// offer a Retry button.
     public var isRetryable: Bool { underlying.isRetryable }
 
     /// A short, user-facing message in Spanish for `es*` locales and English otherwise.

@@ -7,25 +7,35 @@ import FoundationNetworking
 /// Everything that can go wrong talking to the EduGo API, decoded from the transport error or
 /// the problem+json `code`.
 public enum NetworkError: Error, Sendable, Equatable {
+    /// The URL could not be built: a base URL without scheme or host, or an empty id in the path.
+    /// A programming error, not a network one.
     case invalidURL(String)
     /// No route to the server (offline, DNS, refused connection, dropped connection).
     case noConnection
+    /// No answer in time: the attempt's timeout, a read refresh's budget, or a 408.
     case timeout
     /// 401: missing, invalid or expired credentials (`code` says which).
     case unauthorized(code: String?)
     /// The session ended: the refresh token was rejected and the tokens were cleared.
     case sessionExpired
+    /// 403: signed in but not allowed; `code` says why (for example `email_not_verified` or
+    /// `not_enrolled`).
     case forbidden(code: String?)
+    /// 404: nothing at that address, such as a deleted course or a wrong id.
     case notFound(code: String?)
     /// 409/412 version conflict, carrying the server's current state for a merge.
     case conflict(currentVersion: Int?, current: Data?)
     /// Any other 409, 412, 422 or 428 refusal with its code.
     case rejected(status: Int, code: String?)
+    /// 429: too many requests; wait `retryAfter`, when the server gave it, before trying again.
     case rateLimited(retryAfter: Duration?)
+    /// 400 with field errors: show each one beside its field.
     case validation([ProblemDetails.FieldError])
     /// 5xx; `retryAfter` is the server's `Retry-After`, when it sent one (a 503 often does).
     case serverError(status: Int, code: String?, retryAfter: Duration? = nil)
+    /// An answer whose body is not what the SDK expected; the text says where decoding failed.
     case decodingError(String)
+    /// The request body could not be encoded as JSON.
     case encodingError(String)
     /// The security guard refused the request or response.
     case securityError(String)
@@ -37,7 +47,9 @@ public enum NetworkError: Error, Sendable, Equatable {
     /// The server's certificate failed validation for `host`: expired or not yet valid, issued for
     /// another name, or by an issuer the client does not trust. Checked before any pin.
     case untrustedCertificate(host: String)
+    /// The task was cancelled. Not a failure to show the user.
     case cancelled
+    /// A failure the SDK does not classify; the text names it, for logs.
     case unknown(String)
 
     /// Classifies a transport failure.

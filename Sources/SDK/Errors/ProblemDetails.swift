@@ -4,18 +4,29 @@ import Foundation
 public struct ProblemDetails: Sendable, Decodable, Equatable {
     /// One field-level validation failure.
     public struct FieldError: Sendable, Decodable, Equatable {
+        /// The field's name as the API spells it, such as `first_name`.
         public var field: String
+        /// A stable code for what is wrong with the field, to match on.
         public var code: String
+        /// A readable explanation, for logs or as a fallback message.
         public var message: String
     }
 
+    /// A URI that names the kind of problem.
     public var type: String?
+    /// A short summary of the kind of problem.
     public var title: String?
+    /// The HTTP status the server answered with.
     public var status: Int?
+    /// An explanation of this occurrence, for logs.
     public var detail: String?
+    /// EduGo's stable error code (`version_conflict`, `not_enrolled`, …): what code should match on.
     public var code: String?
+    /// The server's id of the request; quote it in logs and support requests.
     public var requestId: String?
+    /// The field errors of a validation failure.
     public var errors: [FieldError]?
+    /// For version conflicts: the version the server holds now.
     public var currentVersion: Int?
     /// For version conflicts: the server's current representation, as raw JSON.
     public var current: Data?
@@ -24,6 +35,7 @@ public struct ProblemDetails: Sendable, Decodable, Equatable {
         case type, title, status, detail, code, requestId, errors, currentVersion, current
     }
 
+    /// Decodes a problem body, keeping ``current`` as raw JSON with its keys as the server wrote them.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decodeIfPresent(String.self, forKey: .type)

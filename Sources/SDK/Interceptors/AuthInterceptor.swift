@@ -5,6 +5,11 @@ public struct AuthInterceptor: Interceptor {
     let tenantID: String
     let coordinator: TokenRefreshCoordinator
 
+    /// Adds the tenant header and, when the endpoint requires it, the user's access token; after a 401
+    /// it refreshes the token once and sends the request again.
+    ///
+    /// - Throws: ``NetworkError/unauthorized(code:)`` or ``NetworkError/sessionExpired`` when no valid
+    ///   token can be had, or what `next` throws.
     public func intercept(
         _ request: APIRequest, next: @Sendable (APIRequest) async throws -> APIResponse
     ) async throws -> APIResponse {

@@ -25,11 +25,14 @@ public struct LoggingInterceptor: Interceptor {
     let logger: Logger
     let clock = ContinuousClock()
 
+    /// Creates an interceptor that logs each request at swift-log's `debug` level to `logger`, with
+    /// the detail `level` asks for.
     public init(level: Level, logger: Logger = Logger(label: "edugo.sdk.http")) {
         self.level = level
         self.logger = logger
     }
 
+    /// Sends the request, then logs it with its outcome (status and duration, or the error).
     public func intercept(
         _ request: APIRequest, next: @Sendable (APIRequest) async throws -> APIResponse
     ) async throws -> APIResponse {

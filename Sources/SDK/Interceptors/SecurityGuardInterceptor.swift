@@ -9,6 +9,11 @@ public struct SecurityGuardInterceptor: Interceptor {
 
     let reporter: Reporter
 
+    /// Creates the guard.
+    ///
+    /// - Parameters:
+    ///   - reporter: Told about responses that lack the security headers; `nil` logs a warning.
+    ///   - logger: Where the default reporter writes.
     public init(reporter: Reporter? = nil, logger: Logger = Logger(label: "edugo.sdk.security")) {
         self.reporter = reporter ?? { missing, request in
             logger.warning(
@@ -17,6 +22,10 @@ public struct SecurityGuardInterceptor: Interceptor {
         }
     }
 
+    /// Refuses a plain-HTTP request to a host that is not loopback before it is sent, and reports an
+    /// answer without the security headers (the answer is still returned).
+    ///
+    /// - Throws: ``NetworkError/securityError(_:)`` for a refused request, or what `next` throws.
     public func intercept(
         _ request: APIRequest, next: @Sendable (APIRequest) async throws -> APIResponse
     ) async throws -> APIResponse {

@@ -1,6 +1,8 @@
 /// How long to wait before the next attempt.
 public enum Backoff: Sendable, Equatable {
+    /// No wait: retry at once.
     case none
+    /// The same wait before every retry.
     case constant(Duration)
     /// `base × attempt`.
     case linear(base: Duration)

@@ -12,6 +12,7 @@ public struct ReadRefreshPolicy: Sendable, Equatable {
     /// The longest a refresh may take, retries and waits included.
     public var budget: Duration
 
+    /// Creates a policy; by default ``RetryPolicy/read`` within 3 seconds.
     public init(retryPolicy: RetryPolicy = .read, budget: Duration = .seconds(3)) {
         self.retryPolicy = retryPolicy
         self.budget = budget

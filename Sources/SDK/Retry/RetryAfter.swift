@@ -2,6 +2,13 @@ import Foundation
 
 /// Parses `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP-date.
 public enum RetryAfter {
+    /// The wait a `Retry-After` value asks for.
+    ///
+    /// - Parameters:
+    ///   - value: The header's value: seconds, or an HTTP-date.
+    ///   - now: What an HTTP-date is measured from.
+    /// - Returns: The wait (zero for a date in the past), or `nil` when the value is missing or
+    ///   cannot be read.
     public static func parse(_ value: String?, now: Date) -> Duration? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if let seconds = Int(value) { return .seconds(max(0, seconds)) }

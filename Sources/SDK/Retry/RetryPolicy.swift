@@ -7,6 +7,7 @@ import Foundation
 public struct RetryPolicy: Sendable, Equatable {
     /// Total attempts including the first (1 = never retry).
     public var maxAttempts: Int
+    /// How long to wait before each retry, before jitter.
     public var backoff: Backoff
     /// Fraction of the delay that is randomised (`0.2` → ±20 %).
     public var jitter: Double
@@ -15,6 +16,8 @@ public struct RetryPolicy: Sendable, Equatable {
     /// A longer `Retry-After` than this ends the retries instead of waiting.
     public var maximumRetryAfter: Duration
 
+    /// Creates a policy; `maxAttempts` counts the first attempt too. A request that is not safe to
+    /// repeat (a POST or PATCH without an `Idempotency-Key`) is never retried, whatever the policy.
     public init(
         maxAttempts: Int, backoff: Backoff, jitter: Double = 0.2,
         retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504], maximumRetryAfter: Duration = .seconds(60)
@@ -41,13 +44,17 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// What happened on one attempt.
     public enum Outcome: Sendable {
+        /// The server answered, with any status.
         case response(APIResponse)
+        /// No answer arrived; the classified failure.
         case transportError(NetworkError)
     }
 
     /// The decision after an attempt.
     public enum Decision: Sendable, Equatable {
+        /// Try again after this wait.
         case retry(after: Duration)
+        /// Stop and hand back the last answer or failure.
         case doNotRetry
     }
 

@@ -52,6 +52,7 @@ public struct CertificatePinning: Sendable, Equatable {
             self.init(subjectPublicKeyInfo: serializer.serializedBytes)
         }
 
+        /// The pin as written in a configuration: `sha256/<base64>`.
         public var description: String { "sha256/" + sha256.base64EncodedString() }
     }
 
@@ -139,6 +140,7 @@ public enum CertificatePinningError: Error, Sendable, Equatable, CustomStringCon
     /// A trust-root PEM holds no certificate.
     case noCertificates
 
+    /// A sentence saying what is wrong with the configuration, for logs and command output.
     public var description: String {
         switch self {
         case .invalidPin(let text): "'\(text)' is not a pin: expected sha256/ and the base64 of a SHA-256 digest."

@@ -128,7 +128,9 @@ struct ProgressCommand: AsyncParsableCommand {
             let session = try await global.session(client)
             let stale = try await refresh(session, [.progress(courseID: course)], options: global)
             let progress = try await session.progress.lessons(courseID: course)
-            let pending = try await session.engine.outbox.pending().filter { $0.resource.hasPrefix("progress/\(course)/") }.count
+            let pending = try await session.engine.outbox.pending().filter {
+                if case .progress(course, _) = $0.resource { true } else { false }
+            }.count
             try requireCached(progress.fetchedAt, isEmpty: progress.value.isEmpty, stale: stale, what: "progress")
             if global.json {
                 Output.json(

@@ -72,11 +72,11 @@ struct OutboxCommand: AsyncParsableCommand {
             let client = try global.client()
             let items = try await global.session(client).engine.outbox.pending()
             if global.json {
-                Output.json(["items": items.map { ["id": $0.id ?? 0, "resource": $0.resource, "method": $0.method, "path": $0.path, "attempts": $0.attempts, "created_at": Output.iso($0.createdAt)] as [String: Any] }])
+                Output.json(["items": items.map { ["id": $0.id, "resource": $0.resource.description, "method": $0.method, "path": $0.path, "attempts": $0.attempts, "created_at": Output.iso($0.createdAt)] as [String: Any] }])
                 return
             }
             if items.isEmpty { Output.line("nothing queued") }
-            for item in items { Output.line("\(item.id ?? 0)  \(item.method) \(item.path)  attempts \(item.attempts)") }
+            for item in items { Output.line("\(item.id)  \(item.method) \(item.path)  attempts \(item.attempts)") }
         }
     }
 }
@@ -139,7 +139,7 @@ struct ConflictsCommand: AsyncParsableCommand {
             let client = try global.client()
             let conflicts = try await global.session(client).engine.outbox.conflicts()
             if global.json {
-                Output.json(["items": conflicts.map { ["id": $0.id, "resource": $0.resource, "server_version": $0.serverVersion ?? 0] as [String: Any] }])
+                Output.json(["items": conflicts.map { ["id": $0.id, "resource": $0.resource.description, "server_version": $0.serverVersion ?? 0] as [String: Any] }])
                 return
             }
             if conflicts.isEmpty { Output.line("no conflicts") }

@@ -29,7 +29,7 @@ import Testing
                 _ = try await session.profile.update(firstName: "Revocada")
                 _ = try await session.progress.record(courseID: courseID, lessonID: lessonID, watchedSeconds: 45)
                 let queued = Set(try await session.engine.outbox.pending().map(\.resource))
-                #expect(queued == ["profile", "progress/\(courseID)/\(lessonID)"])
+                #expect(queued == [.profile, .progress(course: courseID, lesson: lessonID)])
                 // And the learner's password reset on another device, which ends every session of
                 // theirs: the access token is refused and so is the refresh token
                 let auth = AuthService(client: view)

@@ -6,11 +6,11 @@ import Testing
 /// ``ConflictResolver/resolve(strategy:resource:base:local:server:serverVersion:)`` as a pure
 /// function: the strategy and three JSON objects in, a resolution out.
 @Suite(.timeLimit(.minutes(2))) struct ConflictResolverTests {
-    static let progress = "progress/course-1/lesson-1"
-    static let profile = "profile"
+    static let progress = ResourceKey.progress(course: "course-1", lesson: "lesson-1")
+    static let profile = ResourceKey.profile
 
     private func resolve(
-        _ strategy: ConflictStrategy, _ resource: String, base: [String: Any]?, local: [String: Any]?,
+        _ strategy: ConflictStrategy, _ resource: ResourceKey, base: [String: Any]?, local: [String: Any]?,
         server: [String: Any], version: Int = 7
     ) -> ConflictResolver.Resolution {
         ConflictResolver.resolve(

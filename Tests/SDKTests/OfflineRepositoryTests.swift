@@ -139,7 +139,7 @@ import Testing
         let earlier = harness.environment.now.addingTimeInterval(-3600)
         let json = OfflineFixture.data(OfflineFixture.user(firstName: "Ada", version: 1))
         try await harness.store.writer.write { db in
-            try LocalCache.apply(db, resource: "profile", operation: .update, json: json, at: earlier)
+            try LocalCache.apply(db, resource: .profile, operation: .update, json: json, at: earlier)
         }
         var values = harness.profile.observe().makeAsyncIterator()
         let cached = try #require(try await values.next() ?? nil)

@@ -53,16 +53,20 @@ import Testing
         #expect(OfflineFixture.object(item.body)["watched_seconds"] as? Int == 90)
     }
 
+    /// The queue the lesson writes below go to. The SDK queues no lesson writes of its own, and
+    /// coalescing looks only at the key and the operations, so any key stands in for one.
+    static let lessonKey = ResourceKey.enrollment(course: "lesson-queue")
+
     @Test("a create followed by an update stays one create with both bodies")
     func createThenUpdateStaysCreate() async throws {
         // Given a creation that was never sent
         let create = PendingWrite(
-            resource: "lesson/new-1", operation: .create, endpoint: .Courses.createLesson("course-1"),
+            resource: Self.lessonKey, operation: .create, endpoint: .Courses.createLesson("course-1"),
             body: OfflineFixture.data(["title": "Intro"]), baseVersion: nil, baseJson: nil)
         try await outbox.enqueue(create)
         // When the new thing is edited
         let update = PendingWrite(
-            resource: "lesson/new-1", operation: .update, endpoint: .Courses.updateLesson("course-1", "new-1"),
+            resource: Self.lessonKey, operation: .update, endpoint: .Courses.updateLesson("course-1", "new-1"),
             body: OfflineFixture.data(["content": "Hola"]), baseVersion: 1, baseJson: nil)
         try await outbox.enqueue(update)
 
@@ -89,19 +93,19 @@ import Testing
 
         #expect(result == nil)
         #expect(try await outbox.pending().isEmpty)
-        #expect(try await !outbox.hasPending(resource: "enrollment/course-9"))
+        #expect(try await !outbox.hasPending(resource: .enrollment(course: "course-9")))
     }
 
     @Test("an update followed by a delete becomes one delete with the update's key and base")
     func updateThenDeleteBecomesDelete() async throws {
         // Given an unsent update of a lesson
         let update = PendingWrite(
-            resource: "lesson/l-1", operation: .update, endpoint: .Courses.updateLesson("course-1", "l-1"),
+            resource: Self.lessonKey, operation: .update, endpoint: .Courses.updateLesson("course-1", "l-1"),
             body: OfflineFixture.data(["title": "Renamed"]), baseVersion: 5, baseJson: nil)
         try await outbox.enqueue(update)
         // When the lesson is deleted
         let delete = PendingWrite(
-            resource: "lesson/l-1", operation: .delete, endpoint: .Courses.deleteLesson("course-1", "l-1"), body: nil,
+            resource: Self.lessonKey, operation: .delete, endpoint: .Courses.deleteLesson("course-1", "l-1"), body: nil,
             baseVersion: 5, baseJson: nil)
         try await outbox.enqueue(delete)
 
@@ -155,7 +159,7 @@ import Testing
 
         let items = try await outbox.pending()
         #expect(items.map(\.resource) == [
-            "progress/course-1/lesson-1", "progress/course-1/lesson-2", "enrollment/course-1", "enrollment/course-2",
+            .progress(course: "course-1", lesson: "lesson-1"), .progress(course: "course-1", lesson: "lesson-2"), .enrollment(course: "course-1"), .enrollment(course: "course-2"),
         ])
     }
 

@@ -25,7 +25,7 @@ import Testing
         #expect(report.deadLettered == 0)
         #expect(report.sent == 0)
         #expect(try await harness.outbox.deadLetters().isEmpty)
-        #expect(try await harness.outbox.pending().map(\.resource) == ["enrollment/course-2", "profile"])
+        #expect(try await harness.outbox.pending().map(\.resource) == [.enrollment(course: "course-2"), .profile])
         #expect(harness.requests(.patch, "/v1/users/me").isEmpty)
         #expect(harness.engine.status.lastError == "signed out")
     }
@@ -81,7 +81,7 @@ import Testing
         #expect(report.sent == 0)
         #expect(report.deadLettered == 0)
         #expect(harness.transport.requests.filter { $0.url.path != "/v1/auth/refresh" }.isEmpty)
-        #expect(try await harness.outbox.pending().map(\.resource) == ["enrollment/course-2"])
+        #expect(try await harness.outbox.pending().map(\.resource) == [.enrollment(course: "course-2")])
         #expect(harness.engine.status.lastError == "signed out")
     }
 }

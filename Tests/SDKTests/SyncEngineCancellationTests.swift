@@ -35,8 +35,8 @@ import Testing
 
         // Then nothing was sent after the request in flight, and the rest was never even claimed
         #expect(harness.transport.requests.map(\.url.path) == ["/v1/users/me"])
-        let rest = try await harness.outbox.pending().filter { $0.resource != "profile" }
-        #expect(rest.map(\.resource) == ["enrollment/course-2", "progress/\(OfflineHarness.courseID)/lesson-1"])
+        let rest = try await harness.outbox.pending().filter { $0.resource != .profile }
+        #expect(rest.map(\.resource) == [.enrollment(course: "course-2"), .progress(course: OfflineHarness.courseID, lesson: "lesson-1")])
         #expect(rest.allSatisfy { $0.attempts == 0 })
         // And the cancelled drain let go of the store: another engine on it drains the rest at once
         let next = SyncEngine(

@@ -157,7 +157,7 @@ import Testing
         #expect(letter.problem == refusal.body)
         #expect(letter.id == item.id)
         #expect(letter.idempotencyKey == item.idempotencyKey)
-        #expect(letter.resource == "enrollment/course-2")
+        #expect(letter.resource == .enrollment(course: "course-2"))
         #expect(letter.failedAt == harness.environment.now)
     }
 

@@ -19,7 +19,7 @@ struct SDKBenchmarks {
             let elapsed = try await seconds {
                 for index in 0..<count {
                     try await outbox.enqueue(PendingWrite(
-                        resource: "progress/c/\(index)", operation: .update, endpoint: .Courses.putProgress("c"),
+                        resource: .progress(course: "c", lesson: "\(index)"), operation: .update, endpoint: .Courses.putProgress("c"),
                         body: body, baseVersion: 1, baseJson: nil))
                 }
             }
@@ -62,7 +62,7 @@ struct SDKBenchmarks {
             let engine = SyncEngine(client: client, store: store, monitor: monitor, cache: cache)
             for lesson in lessonIDs {
                 try await engine.outbox.enqueue(PendingWrite(
-                    resource: "progress/\(courseID)/\(lesson)", operation: .update, endpoint: .Courses.putProgress(courseID),
+                    resource: .progress(course: courseID, lesson: lesson), operation: .update, endpoint: .Courses.putProgress(courseID),
                     body: Data(#"{"lesson_id":"\#(lesson)","watched_seconds":90}"#.utf8), baseVersion: nil, baseJson: nil))
             }
             var report = SyncReport()

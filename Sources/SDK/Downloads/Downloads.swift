@@ -26,7 +26,7 @@ import Darwin
 /// run at a time.
 ///
 /// ```swift
-/// let downloads = edugo.downloads(for: session)
+/// let downloads = try edugo.downloads(for: session)
 /// for try await progress in await downloads.download(lessonID: lesson, courseID: course) {
 ///     print(progress.bytesReceived, progress.totalBytes ?? 0)
 /// }
@@ -211,14 +211,14 @@ public actor Downloads {
                 headers["If-Range"] = resumeEtag
             }
             let request = MediaRequest(url: try mediaURL(courseID: courseID, lessonID: lessonID), headers: headers)
-            var writer: FileHandle?
+            var output: FileHandle?
             // Bytes arriving are hashed on the way and written 1 MiB at a time; a resume hashes the
             // partial file's bytes from disk first, so a byte that changed there is caught too.
             var hasher = SHA256()
             var pending = Data()
             func flush() throws {
                 guard !pending.isEmpty else { return }
-                try writer?.write(contentsOf: pending)
+                try output?.write(contentsOf: pending)
                 pending.removeAll(keepingCapacity: true)
             }
             var received = offset
@@ -262,7 +262,7 @@ public actor Downloads {
                             contentType: head["content-type"])
                         let handle = try FileHandle(forWritingTo: partial)
                         try handle.seekToEnd()
-                        writer = handle
+                        output = handle
                     }
                     onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .downloading))
                 }, onChunk: { data in
@@ -276,12 +276,12 @@ public actor Downloads {
             } catch let reason as RetryReason {
                 retry = reason
             } catch let error as DownloadError {
-                try? writer?.close()
+                try? output?.close()
                 throw error
             } catch {
                 try? flush()
-                try? writer?.synchronize()
-                try? writer?.close()
+                try? output?.synchronize()
+                try? output?.close()
                 if error is CancellationError { throw error }
                 try await waitForNetwork(after: error, received: received, progressSince: offset, total: total)
                 continue
@@ -303,8 +303,8 @@ public actor Downloads {
                 break
             }
             try flush()
-            try writer?.synchronize()
-            try writer?.close()
+            try output?.synchronize()
+            try output?.close()
             guard let etag, let expected = DownloadRecord.sha256(of: etag) else {
                 throw DownloadError.invalidResponse("no SHA-256 ETag")
             }

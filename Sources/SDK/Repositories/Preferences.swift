@@ -1,36 +1,46 @@
 import Foundation
-import GRDB
 
 /// The app's local settings (never sent to the server): theme, language, notifications,
 /// biometrics and the last successful sync.
 public struct AppPreferences: Sendable, Equatable, Codable {
-    public enum Theme: String, Sendable, Codable, CaseIterable { case system, light, dark }
+    /// The app's colour scheme.
+    public enum Theme: String, Sendable, Codable, CaseIterable {
+        /// Follow the system's setting.
+        case system
+        /// Always light.
+        case light
+        /// Always dark.
+        case dark
+    }
 
+    /// The colour scheme (the system's by default).
     public var theme: Theme = .system
     /// `es` unless the learner chose otherwise.
     public var language: String = "es"
+    /// Whether the app may show notifications.
     public var notificationsEnabled: Bool = true
+    /// Whether the app asks for biometrics to open.
     public var biometricsEnabled: Bool = false
+    /// When the outbox was last drained without an error (set by the sync engine).
     public var lastSyncDate: Date?
 
+    /// The defaults.
     public init() {}
 }
 
 /// Reads, writes and observes ``AppPreferences`` in the local store.
 public struct Preferences: Sendable {
     let store: OfflineStore
-    private static let key = "preferences"
 
+    /// The stored preferences (the defaults before any were changed).
     public func current() async throws -> AppPreferences {
-        try await store.writer.read { db in try Self.load(db) }
+        try await store.read(.preferences)
     }
 
+    /// Changes the preferences: `change` runs on the stored value inside one transaction, so two
+    /// updates at once never lose either change.
     public func update(_ change: @escaping @Sendable (inout AppPreferences) -> Void) async throws {
-        try await store.writer.write { db in
-            var preferences = try Self.load(db)
-            change(&preferences)
-            try Self.save(preferences, db)
-        }
+        try await store.updatePreferences(change)
     }
 
     func set(lastSyncDate: Date) async throws {
@@ -39,18 +49,6 @@ public struct Preferences: Sendable {
 
     /// The preferences now and after every change (the store tells of changes; no polling).
     public func observe() -> LocalObservation<AppPreferences> {
-        LocalObservation(ValueObservation.tracking { db in try Self.load(db) }.removeDuplicates().values(in: store.writer))
-    }
-
-    private static func load(_ db: Database) throws -> AppPreferences {
-        guard let text = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) else {
-            return AppPreferences()
-        }
-        return (try? JSONCoding.decoder.decode(AppPreferences.self, from: Data(text.utf8))) ?? AppPreferences()
-    }
-
-    private static func save(_ preferences: AppPreferences, _ db: Database) throws {
-        let text = String(decoding: try JSONCoding.encoder.encode(preferences), as: UTF8.self)
-        try db.execute(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", arguments: [key, text])
+        store.observe(.preferences)
     }
 }

@@ -26,10 +26,12 @@ public struct ConflictPolicy: Sendable, Equatable {
         self.other = other
     }
 
-    func strategy(for resource: String) -> ConflictStrategy {
-        if resource.hasPrefix("progress/") { return progress }
-        if resource == "profile" { return profile }
-        return other
+    func strategy(for resource: ResourceKey) -> ConflictStrategy {
+        switch resource {
+        case .progress: progress
+        case .profile: profile
+        case .enrollment: other
+        }
     }
 }
 
@@ -57,7 +59,7 @@ public enum ConflictResolver {
     ]
 
     public static func resolve(
-        strategy: ConflictStrategy, resource: String, base: Data?, local: Data?, server: Data?, serverVersion: Int
+        strategy: ConflictStrategy, resource: ResourceKey, base: Data?, local: Data?, server: Data?, serverVersion: Int
     ) -> Resolution {
         switch strategy {
         case .serverWins:
@@ -78,7 +80,7 @@ public enum ConflictResolver {
                 // Without a base (a first progress write meeting another device's), both sides count
                 // as changed so progress still merges by meaning.
                 let serverChanged = baseObject.map { !JSONObject.equal($0[key], serverValue) }
-                    ?? resource.hasPrefix("progress/")
+                    ?? resource.isProgress
                 let value: Any?
                 switch (localChanged, serverChanged) {
                 case (true, false): value = localValue
@@ -95,8 +97,8 @@ public enum ConflictResolver {
         }
     }
 
-    private static func bothChanged(resource: String, key: String, local: Any, server: Any?) -> Any? {
-        guard resource.hasPrefix("progress/") else { return local }
+    private static func bothChanged(resource: ResourceKey, key: String, local: Any, server: Any?) -> Any? {
+        guard resource.isProgress else { return local }
         switch key {
         case "watched_seconds":
             return max((local as? NSNumber)?.intValue ?? 0, (server as? NSNumber)?.intValue ?? 0)

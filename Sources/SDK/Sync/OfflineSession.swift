@@ -120,9 +120,7 @@ public final class EduGoClient: Sendable {
     public func signIn(email: String, password: String) async throws -> OfflineSession {
         let user = try await auth.login(email: email, password: password)
         let session = try await switchSession(to: user.id)
-        try await session.store.writer.write { [environment] db in
-            try CachedEntity.make(user, kind: .profile, id: "me", version: user.version, at: environment.now()).save(db)
-        }
+        try await session.store.saveProfile(user, at: environment.now())
         return session
     }
 

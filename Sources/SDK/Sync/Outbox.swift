@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The persistent queue of writes made while the server could not be reached (or before it
 /// answered). Items replay in order per resource, each with the `Idempotency-Key` it got at
@@ -20,69 +19,33 @@ public struct Outbox: Sendable {
         self.makeKey = makeKey
     }
 
-    /// Queues `write`; returns the item that now carries it, or `nil` when it cancelled an unsent
-    /// creation (create + delete). Repositories queue their writes through it; not public API
-    /// (`@_spi(EduGoInternals)`, for the benchmarks).
+    /// Queues `write` as it is (its base as given); returns the item that now carries it, or `nil`
+    /// when it cancelled an unsent creation (create + delete). Not public API
+    /// (`@_spi(EduGoInternals)`, for the tests and benchmarks); repositories use ``record(_:)``.
     @discardableResult
     @_spi(EduGoInternals) public func enqueue(_ write: PendingWrite) async throws -> OutboxItem? {
-        let created = now()
-        let key = makeKey()
-        return try await store.writer.write { db -> OutboxItem? in
-            // Cached statements: enqueueing is on the path of every optimistic write.
-            let lastStatement = try db.cachedStatement(
-                sql: "SELECT * FROM outbox WHERE resource = ? ORDER BY id DESC LIMIT 1")
-            if var last = try OutboxItem.fetchOne(lastStatement, arguments: [write.resource]), last.attempts == 0 {
-                switch (last.operation, write.operation) {
-                case (.create, .update), (.update, .update):
-                    last.body = JSONObject.merge(last.body, write.body)
-                    try db.cachedStatement(sql: "UPDATE outbox SET body = ? WHERE id = ?").execute(arguments: [last.body, last.id])
-                    return last
-                case (.create, .delete):
-                    try db.cachedStatement(sql: "DELETE FROM outbox WHERE id = ?").execute(arguments: [last.id])
-                    return nil
-                case (.update, .delete):
-                    last.operation = .delete
-                    last.method = write.method.rawValue
-                    last.path = write.endpoint.encodedPath
-                    last.body = nil
-                    try last.update(db)
-                    return last
-                default:
-                    break
-                }
-            }
-            var item = OutboxItem(
-                id: nil, resource: write.resource, operation: write.operation, method: write.method.rawValue,
-                path: write.endpoint.encodedPath, body: write.body, baseVersion: write.baseVersion,
-                baseJson: write.baseJson, idempotencyKey: key, createdAt: created, attempts: 0, nextAttemptAt: nil,
-                lastError: nil)
-            try db.cachedStatement(sql: """
-                INSERT INTO outbox (resource, operation, method, path, body, base_version, base_json, idempotency_key, created_at, attempts)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
-                """).execute(arguments: [
-                    item.resource, item.operation.rawValue, item.method, item.path, item.body, item.baseVersion,
-                    item.baseJson, item.idempotencyKey, item.createdAt,
-                ])
-            item.id = db.lastInsertedRowID
-            return item
-        }
+        try await store.enqueue(write, key: makeKey(), at: now())
+    }
+
+    /// Queues a repository's `write` on the resource's cached server state, in one transaction
+    /// that also counts the unsynced work (for the sync status).
+    func record(_ write: PendingWrite) async throws -> OfflineStore.OutboxCounts {
+        try await store.record(write, key: makeKey(), at: now())
     }
 
     /// Every pending item, oldest first.
     public func pending() async throws -> [OutboxItem] {
-        try await store.writer.read { db in try OutboxItem.order(OutboxItem.Columns.id).fetchAll(db) }
+        try await store.pendingItems()
     }
 
     /// Whether writes to `resource` are still waiting.
-    public func hasPending(resource: String) async throws -> Bool {
-        try await store.writer.read { db in
-            try OutboxItem.filter(OutboxItem.Columns.resource == resource).fetchCount(db) > 0
-        }
+    public func hasPending(resource: ResourceKey) async throws -> Bool {
+        try await store.hasPending(resource)
     }
 
     /// Writes the server refused, newest first.
     public func deadLetters() async throws -> [DeadLetter] {
-        try await store.writer.read { db in try DeadLetter.order(Column("failed_at").desc).fetchAll(db) }
+        try await store.deadLetters()
     }
 
     /// Moves a dead letter back into the outbox to be tried again, with its `Idempotency-Key`.
@@ -96,12 +59,13 @@ public struct Outbox: Sendable {
 
     /// Drops a dead letter for good.
     public func discardDeadLetter(id: Int64) async throws {
-        _ = try await store.writer.write { db in try DeadLetter.deleteOne(db, key: id) }
+        try await store.discardDeadLetter(id: id)
     }
 
-    /// Conflicts parked for the app (the `manual` strategy), oldest first.
+    /// Conflicts parked for the app (the `manual` strategy, or a write that met a newer version
+    /// too often), oldest first.
     public func conflicts() async throws -> [SyncConflict] {
-        try await store.writer.read { db in try SyncConflict.order(Column("detected_at")).fetchAll(db) }
+        try await store.conflicts()
     }
 }
 

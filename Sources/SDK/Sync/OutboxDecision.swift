@@ -20,7 +20,7 @@ enum OutboxDecision: Sendable, Equatable {
     case retryLater(SyncError, after: Duration)
     /// The server refused the write for good: a dead letter with `reason` — unless `prerequisite`
     /// (a resource the write depends on) still has a write queued: then the item waits for it.
-    case deadLetter(reason: String, unlessQueued: String?)
+    case deadLetter(reason: String, unlessQueued: ResourceKey?)
 
     /// The wait before retry number `attempt` of one item when the server named none: 2 s,
     /// doubling, at most 5 minutes (before jitter).
@@ -47,7 +47,7 @@ enum OutboxDecision: Sendable, Equatable {
     ///   - retryAfter: its parsed `Retry-After`, when it had one (honoured as it is, without jitter).
     ///   - jitter: injected randomness in `-1...1` for the backoff.
     static func decide(
-        status: Int, problem: ProblemDetails?, retryAfter: Duration?, resource: String, attempt: Int, jitter: Double = 0
+        status: Int, problem: ProblemDetails?, retryAfter: Duration?, resource: ResourceKey, attempt: Int, jitter: Double = 0
     ) -> OutboxDecision {
         let code = problem?.code
         switch status {
@@ -55,7 +55,7 @@ enum OutboxDecision: Sendable, Equatable {
             return .settle
         case 409 where code == "version_conflict", 412 where code == "version_conflict":
             return .resolveConflict
-        case 428 where resource.hasPrefix("progress/"):
+        case 428 where resource.isProgress:
             return .fetchAndMerge
         case 401:
             // The client already refreshed once and was refused again: the session is over.
@@ -68,7 +68,7 @@ enum OutboxDecision: Sendable, Equatable {
             return .retryLater(.serverStatus(status), after: retryAfter ?? delay(forRetry: attempt, jitter: jitter))
         case 403 where code == "not_enrolled":
             // Progress in a course whose enrollment is still queued: it goes after the enrollment.
-            return .deadLetter(reason: "not_enrolled", unlessQueued: WriteDependency.prerequisite(of: resource))
+            return .deadLetter(reason: "not_enrolled", unlessQueued: resource.prerequisite)
         default:
             return .deadLetter(reason: code ?? "http_\(status)", unlessQueued: nil)
         }

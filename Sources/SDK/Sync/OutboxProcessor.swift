@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Sends outbox items of one resource, in order, and settles each by the server's answer
 /// (decided by ``OutboxDecision``, applied here).
@@ -51,11 +50,7 @@ struct OutboxProcessor: Sendable {
         // appended instead of rewriting what is being sent.
         let claimed: OutboxItem?
         do {
-            claimed = try await store.writer.write { db -> OutboxItem? in
-                guard let id = listed.id, let current = try OutboxItem.fetchOne(db, key: id) else { return nil }
-                try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", arguments: [id])
-                return current
-            }
+            claimed = try await store.claim(listed.id)
         } catch {
             return .retryLater(.store)
         }
@@ -117,8 +112,9 @@ struct OutboxProcessor: Sendable {
             return .retryLater(reason)
         case .deadLetter(let reason, let prerequisite):
             do {
-                let letter = item.deadLetter(reason: reason, status: response?.statusCode, problem: response?.body, at: now)
-                let moved = try await store.deadLetter(letter, unlessCreationQueuedFor: prerequisite)
+                let moved = try await store.deadLetter(
+                    item, reason: reason, status: response?.statusCode, problem: response?.body, at: now,
+                    unlessCreationQueuedFor: prerequisite)
                 return moved ? .deadLettered : .waitsForPrerequisite
             } catch {
                 return .retryLater(.store)
@@ -131,9 +127,9 @@ struct OutboxProcessor: Sendable {
             if Task.isCancelled {
                 // The drain was cancelled while this request was on the wire: its answer is still
                 // settled (an async access would refuse to run now), so the write is not sent again.
-                try store.settleSentNow(item, answer: response.body, at: now)
+                try store.settleNow(item, answer: response.body, at: now)
             } else {
-                try await store.settleSent(item, answer: response.body, at: now)
+                try await store.settle(item, answer: response.body, at: now)
             }
             await cache.invalidate(afterMutationOf: item.path)
             return .sent
@@ -149,7 +145,7 @@ struct OutboxProcessor: Sendable {
             strategy: strategy, resource: item.resource, base: item.baseJson, local: item.body, server: serverJson,
             serverVersion: serverVersion ?? 0)
         let resolution: ConflictResolver.Resolution
-        if case .resend = proposed, serverVersion == nil || item.id.map(resendsExhausted.contains) == true {
+        if case .resend = proposed, serverVersion == nil || resendsExhausted.contains(item.id) {
             // Without the server's version there is nothing to send on top of; and a write that
             // met a newer version again and again is for the user to settle. Park it, never loop.
             resolution = .park
@@ -157,23 +153,16 @@ struct OutboxProcessor: Sendable {
             resolution = proposed
         }
         do {
-            return try await store.writer.write { db -> Outcome in
-                switch resolution {
-                case .acceptServer:
-                    try LocalCache.apply(db, resource: item.resource, operation: .update, json: serverJson, at: now)
-                    _ = try OutboxItem.deleteOne(db, key: item.id)
-                    return .sent
-                case .resend(let body, let version):
-                    // The failed attempt stored nothing under the key, so the key is reused.
-                    try db.execute(
-                        sql: "UPDATE outbox SET body = ?, base_version = ?, base_json = ?, next_attempt_at = NULL WHERE id = ?",
-                        arguments: [body, version, serverJson, item.id])
-                    return .resend
-                case .park:
-                    try item.conflict(serverVersion: serverVersion, serverJson: serverJson, at: now).insert(db)
-                    _ = try OutboxItem.deleteOne(db, key: item.id)
-                    return .parked
-                }
+            switch resolution {
+            case .acceptServer:
+                try await store.acceptServerState(for: item, serverJson: serverJson, at: now)
+                return .sent
+            case .resend(let body, let version):
+                try await store.rebase(item, body: body, version: version, serverJson: serverJson)
+                return .resend
+            case .park:
+                try await store.park(item, serverVersion: serverVersion, serverJson: serverJson, at: now)
+                return .parked
             }
         } catch {
             return .retryLater(.store)
@@ -181,22 +170,16 @@ struct OutboxProcessor: Sendable {
     }
 
     private func currentProgress(for item: OutboxItem) async -> (Int, Data)? {
-        let parts = item.resource.split(separator: "/").map(String.init)
-        guard parts.count == 3,
+        guard case .progress(let course, let lesson) = item.resource,
             let progress: CourseProgress = try? await client.executeWithMetadata(
-                endpoint: .Courses.progress(parts[1]), limits: nil, asUser: store.userID).value,
-            let lesson = progress.lessons.first(where: { $0.lessonId == parts[2] }),
-            let json = try? JSONCoding.encoder.encode(lesson)
+                endpoint: .Courses.progress(course), limits: nil, asUser: store.userID).value,
+            let record = progress.lessons.first(where: { $0.lessonId == lesson }),
+            let json = try? JSONCoding.encoder.encode(record)
         else { return nil }
-        return (lesson.version, json)
+        return (record.version, json)
     }
 
     private func scheduleRetry(_ item: OutboxItem, after delay: Duration, error: String) async {
-        let now = environment.now()
-        try? await store.writer.write { db in
-            try db.execute(
-                sql: "UPDATE outbox SET next_attempt_at = ?, last_error = ? WHERE id = ?",
-                arguments: [now.addingTimeInterval(delay.timeInterval), error, item.id])
-        }
+        try? await store.reschedule(item, at: environment.now().addingTimeInterval(delay.timeInterval), error: error)
     }
 }

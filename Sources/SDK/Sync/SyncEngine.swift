@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Replays the outbox against the server and keeps the app told about it.
 ///
@@ -75,24 +74,29 @@ public actor SyncEngine {
 
     /// Recounts the outbox, dead letters and conflicts and publishes the status.
     public func refreshStatus() async {
+        publish(try? await store.outboxCounts())
+    }
+
+    /// Publishes `counts` (when the store could count) and the connection as the status.
+    private func publish(_ counts: OfflineStore.OutboxCounts?) {
         let now = environment.now()
-        let counts = try? await store.writer.read { db in
-            (
-                try OutboxItem.fetchCount(db),
-                try Date.fetchOne(db, sql: "SELECT MIN(created_at) FROM outbox"),
-                try DeadLetter.fetchCount(db),
-                try SyncConflict.fetchCount(db)
-            )
-        }
         let connected = monitor.isConnected
         statusBroadcaster.update { status in
             status.isConnected = connected
             guard let counts else { return }
-            status.pendingCount = counts.0
-            status.oldestPendingAge = counts.1.map { now.timeIntervalSince($0) }
-            status.deadLetterCount = counts.2
-            status.conflictCount = counts.3
+            status.pendingCount = counts.pending
+            status.oldestPendingAge = counts.oldestPendingAt.map { now.timeIntervalSince($0) }
+            status.deadLetterCount = counts.deadLetters
+            status.conflictCount = counts.conflicts
         }
+    }
+
+    /// Queues a repository's `write` on the resource's cached server state, publishes the new
+    /// counts and asks for a drain: one store transaction.
+    func record(_ write: PendingWrite) async throws {
+        let counts = try await outbox.record(write)
+        publish(counts)
+        writeEnqueued()
     }
 
     // MARK: Running
@@ -193,9 +197,7 @@ public actor SyncEngine {
 
     private func retryLoop() async {
         while !Task.isCancelled {
-            let next = try? await store.writer.read { db in
-                try Date.fetchOne(db, sql: "SELECT MIN(next_attempt_at) FROM outbox WHERE next_attempt_at IS NOT NULL")
-            }
+            let next = try? await store.nextRetryDate()
             let wait: TimeInterval = next.flatMap { $0 }.map { max(0.05, $0.timeIntervalSince(environment.now())) } ?? 30
             do {
                 try await environment.sleep(.milliseconds(Int(min(wait, 30) * 1000)))
@@ -207,32 +209,7 @@ public actor SyncEngine {
     }
 
     private func hasDueItems() async throws -> Bool {
-        let now = environment.now()
-        return try await store.writer.read { db in try !Self.dueQueues(db, now: now).isEmpty }
-    }
-
-    /// The outbox per resource, in enqueue order, keeping only the resources whose first item is
-    /// due: a later write of a resource never overtakes an earlier one waiting for its retry. A
-    /// resource whose prerequisite has a creation queued (progress in a course being enrolled in,
-    /// see ``WriteDependency``) waits until that creation is settled.
-    static func dueQueues(_ db: Database, now: Date) throws -> [(resource: String, items: [OutboxItem])] {
-        var queues: [(resource: String, items: [OutboxItem])] = []
-        var index: [String: Int] = [:]
-        var creations: Set<String> = []
-        for item in try OutboxItem.order(OutboxItem.Columns.id).fetchAll(db) {
-            if item.operation == .create { creations.insert(item.resource) }
-            if let position = index[item.resource] {
-                queues[position].items.append(item)
-            } else {
-                index[item.resource] = queues.count
-                queues.append((item.resource, [item]))
-            }
-        }
-        return queues.filter { queue in
-            guard let first = queue.items.first else { return false }
-            if let prerequisite = WriteDependency.prerequisite(of: queue.resource), creations.contains(prerequisite) { return false }
-            return first.nextAttemptAt.map { $0 <= now } ?? true
-        }
+        try await !store.dueQueues(now: environment.now()).isEmpty
     }
 
     /// Drains in the caller's task (so cancelling the task — ``run()``'s, when the drain is one of
@@ -265,16 +242,14 @@ public actor SyncEngine {
         var lastError: SyncError?
         // Resources told to retry later sit out the rest of this drain (their Retry-After holds
         // even when the caller asked to ignore retry delays).
-        var waiting: Set<String> = []
+        var waiting: Set<ResourceKey> = []
         // Conflict resends per item in this drain (bounded by OutboxDecision.conflictResendLimit).
         var resends: [Int64: Int] = [:]
         var leased = false
         rounds: while !Task.isCancelled {
             let now = ignoringRetryDelays ? Date.distantFuture : environment.now()
             // Items of one resource go in order; different resources go side by side.
-            guard let due = try? await store.writer.read({ [waiting] db in
-                try Self.dueQueues(db, now: now).filter { !waiting.contains($0.resource) }
-            }), !due.isEmpty else { break }
+            guard let due = try? await store.dueQueues(now: now, excluding: waiting), !due.isEmpty else { break }
             let processor = OutboxProcessor(
                 client: client, store: store, cache: cache, policy: policy, environment: environment, staleAfter: staleAfter,
                 resendsExhausted: Set(resends.filter { $0.value >= OutboxDecision.conflictResendLimit }.keys))
@@ -292,12 +267,12 @@ public actor SyncEngine {
                 }
                 leased = true
                 let batch = due[batchStart..<min(due.count, batchStart + parallelResources)]
-                let results = await withTaskGroup(of: (String, [OutboxItem], [OutboxProcessor.Outcome]).self) { group in
+                let results = await withTaskGroup(of: (ResourceKey, [OutboxItem], [OutboxProcessor.Outcome]).self) { group in
                     for queue in batch {
                         let (resource, items) = (queue.resource, queue.items)
                         group.addTask { (resource, items, await processor.process(items)) }
                     }
-                    var all: [(String, [OutboxItem], [OutboxProcessor.Outcome])] = []
+                    var all: [(ResourceKey, [OutboxItem], [OutboxProcessor.Outcome])] = []
                     for await outcomes in group { all.append(outcomes) }
                     return all
                 }
@@ -310,7 +285,7 @@ public actor SyncEngine {
                         case .parked: report.conflictsParked += 1; progressed = true
                         case .resend:
                             progressed = true
-                            if let id = item.id { resends[id, default: 0] += 1 }
+                            resends[item.id, default: 0] += 1
                         case .gone, .waitsForPrerequisite: progressed = true
                         case .retryLater(let error): lastError = error; waiting.insert(resource)
                         case .halt(let error): lastError = error; halted = true

@@ -115,7 +115,7 @@ struct OfflineHarness: Sendable {
         let lessonID = try #require(object["lesson_id"] as? String)
         try await store.writer.write { [environment] db in
             try LocalCache.apply(
-                db, resource: "progress/\(Self.courseID)/\(lessonID)", operation: .update, json: json, at: environment.now)
+                db, resource: .progress(course: Self.courseID, lesson: lessonID), operation: .update, json: json, at: environment.now)
         }
     }
 
@@ -123,7 +123,7 @@ struct OfflineHarness: Sendable {
     func seedProfile(_ object: [String: Any]) async throws {
         let json = OfflineFixture.data(object)
         try await store.writer.write { [environment] db in
-            try LocalCache.apply(db, resource: "profile", operation: .update, json: json, at: environment.now)
+            try LocalCache.apply(db, resource: .profile, operation: .update, json: json, at: environment.now)
         }
     }
 
@@ -185,20 +185,20 @@ enum OfflineFixture {
         var body = body
         body["lesson_id"] = lessonID
         return PendingWrite(
-            resource: "progress/\(OfflineHarness.courseID)/\(lessonID)", operation: .update,
+            resource: .progress(course: OfflineHarness.courseID, lesson: lessonID), operation: .update,
             endpoint: .Courses.putProgress(OfflineHarness.courseID), body: data(body), baseVersion: baseVersion,
             baseJson: baseJson.map(data))
     }
 
     static func enroll(_ courseID: String) -> PendingWrite {
         PendingWrite(
-            resource: "enrollment/\(courseID)", operation: .create, endpoint: .Courses.enroll(courseID), body: nil,
+            resource: .enrollment(course: courseID), operation: .create, endpoint: .Courses.enroll(courseID), body: nil,
             baseVersion: nil, baseJson: nil)
     }
 
     static func unenroll(_ courseID: String) -> PendingWrite {
         PendingWrite(
-            resource: "enrollment/\(courseID)", operation: .delete, endpoint: .Courses.unenroll(courseID), body: nil,
+            resource: .enrollment(course: courseID), operation: .delete, endpoint: .Courses.unenroll(courseID), body: nil,
             baseVersion: nil, baseJson: nil)
     }
 }

@@ -52,4 +52,33 @@ import Testing
         // And once the first is done, the second may drain (nothing left)
         #expect(await second.engine.syncNow() == SyncReport())
     }
+
+    @Test("a drain whose lease another drainer took sends nothing more, even within one resource's queue")
+    func leaseCheckedAtEveryClaim() async throws {
+        let harness = try await OfflineHarness(parallelResources: 1)
+        // Given two profile edits queued as two items (the first was attempted once, so the second
+        // was not merged into it)
+        _ = try await harness.profile.update(firstName: "Ana")
+        try await harness.store.writer.write { db in try db.execute(sql: "UPDATE outbox SET attempts = 1") }
+        _ = try await harness.profile.update(lastName: "Ruiz")
+        #expect(try await harness.outbox.pending().count == 2)
+        // And a server whose first answer is so slow that meanwhile the lease expired and another
+        // process took it
+        let store = harness.store
+        harness.routes.on(.patch, "/v1/users/me") { _ in
+            _ = try await store.acquireDrainLease(owner: "another-process", now: .distantFuture, until: .distantFuture)
+            return .json(200, OfflineFixture.user(firstName: "Ana", version: 2))
+        }
+
+        // When the drain goes on to the second item
+        let report = await harness.engine.syncNow()
+
+        // Then it was not claimed, let alone sent: the other process is the drainer now
+        #expect(harness.requests(.patch, "/v1/users/me").count == 1)
+        #expect(report.sent == 1)
+        #expect(harness.engine.status.error == .busy)
+        let left = try await harness.outbox.pending()
+        #expect(left.count == 1)
+        #expect(left.first?.attempts == 0)
+    }
 }

@@ -12,13 +12,18 @@ extension OfflineStore {
     ///
     /// - Returns: whether `owner` holds the lease now.
     func acquireDrainLease(owner: String, now: Date, until expiry: Date) async throws -> Bool {
-        try await writer.write { db -> Bool in
-            if let holder = try Self.drainLease(db), holder.owner != owner, holder.expiry > now { return false }
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
-                arguments: [Self.drainLeaseKey, "\(owner) \(expiry.timeIntervalSince1970)"])
-            return true
-        }
+        try await writer.write { db in try Self.holdDrainLease(db, owner: owner, now: now, until: expiry) }
+    }
+
+    /// ``acquireDrainLease(owner:now:until:)`` inside a transaction that acts on the outcome: a
+    /// claim checks and renews the lease in the same step, so no item is sent by a drainer whose
+    /// lease another one took meanwhile.
+    static func holdDrainLease(_ db: Database, owner: String, now: Date, until expiry: Date) throws -> Bool {
+        if let holder = try drainLease(db), holder.owner != owner, holder.expiry > now { return false }
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
+            arguments: [drainLeaseKey, "\(owner) \(expiry.timeIntervalSince1970)"])
+        return true
     }
 
     /// Gives the drain lease up, if `owner` holds it.

@@ -73,14 +73,26 @@ extension OfflineStore {
         return try item.value()
     }
 
-    /// Claims item `id` for an attempt: counts the attempt and returns the item as it was before
-    /// (`nil` when it left the outbox). From here on a later write to the resource is appended
-    /// instead of merged into what is being sent.
-    func claim(_ id: Int64) async throws -> OutboxItem? {
+    /// What a claim found.
+    enum Claim: Sendable, Equatable {
+        /// The item, as it was before this attempt was counted.
+        case claimed(OutboxItem)
+        /// The item left the outbox (a later write cancelled it, or another drain settled it).
+        case gone
+        /// Another drainer holds the store's drain lease: nothing was claimed.
+        case leaseLost
+    }
+
+    /// Claims item `id` for an attempt by drainer `owner`, in one transaction that first renews
+    /// the owner's drain lease until `expiry` (one drainer per store, checked at every send) and
+    /// then counts the attempt. From here on a later write to the resource is appended instead of
+    /// merged into what is being sent.
+    func claim(_ id: Int64, owner: String, now: Date, leaseUntil expiry: Date) async throws -> Claim {
         try await writer.write { db in
-            guard let current = try OutboxRecord.fetchOne(db, key: id) else { return nil }
+            guard try Self.holdDrainLease(db, owner: owner, now: now, until: expiry) else { return .leaseLost }
+            guard let current = try OutboxRecord.fetchOne(db, key: id) else { return .gone }
             try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", arguments: [id])
-            return try current.value()
+            return .claimed(try current.value())
         }
     }
 

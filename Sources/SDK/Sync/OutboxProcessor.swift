@@ -21,6 +21,9 @@ struct OutboxProcessor: Sendable {
     let policy: ConflictPolicy
     let environment: SDKEnvironment
     let staleAfter: TimeInterval
+    /// The drainer's name on the store's drain lease: every claim renews it, or fails when
+    /// another drainer took it.
+    let drainer: String
     /// Items this drain already resent ``OutboxDecision/conflictResendLimit`` times after a
     /// conflict: another conflict parks them for the user.
     var resendsExhausted: Set<Int64> = []
@@ -48,15 +51,18 @@ struct OutboxProcessor: Sendable {
         // of the resource may have rebased it, or a later write may have coalesced into it.
         // Counting the attempt in the same transaction means every write from here on is
         // appended instead of rewriting what is being sent.
-        let claimed: OutboxItem?
+        let now = environment.now()
+        let item: OutboxItem
         do {
-            claimed = try await store.claim(listed.id)
+            switch try await store.claim(listed.id, owner: drainer, now: now, leaseUntil: now.addingTimeInterval(SyncEngine.drainLease)) {
+            case .claimed(let claimed): item = claimed
+            case .gone: return .gone
+            case .leaseLost: return .halt(.busy)
+            }
         } catch {
             return .retryLater(.store)
         }
-        guard let item = claimed else { return .gone }
         let attempt = item.attempts + 1
-        let now = environment.now()
         if now.timeIntervalSince(item.createdAt) > staleAfter {
             return await apply(.deadLetter(reason: "stale", unlessQueued: nil), to: item, response: nil)
         }

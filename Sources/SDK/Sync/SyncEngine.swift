@@ -9,12 +9,15 @@ import Foundation
 /// Per item, the server's answer decides (`OutboxDecision`): 2xx — done; 409/412 — the
 /// ``ConflictPolicy``; 400/403/404/422 — dead letter with the server's problem; 408/429/5xx, 409
 /// `idempotency_in_progress` or no answer — retried later with backoff and `Retry-After`; 401 — the
-/// drain stops and the writes wait for the user; an item older than the ``staleAfter`` interval
+/// drain stops and the writes wait for the user; an item older than the `staleAfter` interval
 /// becomes a dead letter (`stale`) instead of vanishing. Progress in a course waits for a queued
 /// enrollment in it.
 public actor SyncEngine {
+    /// The session's queue of writes: its pending items, dead letters and parked conflicts.
     public let outbox: Outbox
+    /// Whether the server is reachable; a drain starts whenever it comes back.
     public let monitor: ConnectivityMonitor
+    /// The session's HTTP response cache (refreshes revalidate through it).
     public let cache: ResponseCache
     let client: APIClient
     let store: OfflineStore
@@ -26,8 +29,8 @@ public actor SyncEngine {
     private let kicks = Broadcaster<Int>(0)
     /// This engine's name on the store's drain lease (one drainer per store, across processes).
     private let drainerID = UUID().uuidString
-    /// How long a drain lease lasts unless renewed (before every batch): a drainer that died
-    /// holds the store no longer than this.
+    /// How long a drain lease lasts unless renewed (by every claim): a drainer that died holds
+    /// the store no longer than this.
     static let drainLease: TimeInterval = 120
     /// Whether a drain is under way, and the callers waiting for its report.
     private var draining = false
@@ -70,6 +73,7 @@ public actor SyncEngine {
         statusBroadcaster.subscribe()
     }
 
+    /// The status as last published: connection, counts, whether a drain runs, its last error.
     public nonisolated var status: SyncStatus { statusBroadcaster.current ?? SyncStatus() }
 
     /// Recounts the outbox, dead letters and conflicts and publishes the status.
@@ -228,14 +232,6 @@ public actor SyncEngine {
         return report
     }
 
-    /// Takes or renews the store's drain lease for ``drainLease`` seconds; false while another
-    /// drainer (another engine, another process) holds it.
-    private func holdDrainLease() async -> Bool {
-        let now = environment.now()
-        let held = try? await store.acquireDrainLease(owner: drainerID, now: now, until: now.addingTimeInterval(Self.drainLease))
-        return held == true
-    }
-
     private func performDrain(ignoringRetryDelays: Bool) async -> SyncReport {
         statusBroadcaster.update { $0.isSyncing = true }
         var report = SyncReport()
@@ -252,7 +248,7 @@ public actor SyncEngine {
             guard let due = try? await store.dueQueues(now: now, excluding: waiting), !due.isEmpty else { break }
             let processor = OutboxProcessor(
                 client: client, store: store, cache: cache, policy: policy, environment: environment, staleAfter: staleAfter,
-                resendsExhausted: Set(resends.filter { $0.value >= OutboxDecision.conflictResendLimit }.keys))
+                drainer: drainerID, resendsExhausted: Set(resends.filter { $0.value >= OutboxDecision.conflictResendLimit }.keys))
             var progressed = false
             var halted = false
             for batchStart in stride(from: 0, to: due.count, by: parallelResources) {
@@ -260,11 +256,8 @@ public actor SyncEngine {
                     lastError = .cancelled
                     break rounds
                 }
-                // One drainer per store, across processes: take or renew the lease before each batch.
-                guard await holdDrainLease() else {
-                    lastError = .busy
-                    break rounds
-                }
+                // One drainer per store, across processes: every claim takes or renews the lease in
+                // its own transaction, and a drain whose lease another drainer holds halts (`busy`).
                 leased = true
                 let batch = due[batchStart..<min(due.count, batchStart + parallelResources)]
                 let results = await withTaskGroup(of: (ResourceKey, [OutboxItem], [OutboxProcessor.Outcome]).self) { group in

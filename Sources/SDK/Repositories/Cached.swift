@@ -4,6 +4,7 @@ import Foundation
 /// still waiting to reach the server: what reads return and observations deliver (the metadata
 /// of a Firestore snapshot).
 public struct Cached<Value: Sendable>: Sendable {
+    /// The value to show: the server's last known state with this device's waiting writes applied.
     public var value: Value
     /// Local writes not yet confirmed by the server are included in `value`.
     public var hasPendingWrites: Bool
@@ -17,6 +18,15 @@ public struct Cached<Value: Sendable>: Sendable {
     /// (``staleReason``). A successful refresh makes it `false`.
     public var isFromCache: Bool
 
+    /// Wraps a value with what is known about its freshness. The repositories make these; build
+    /// your own for previews and tests.
+    ///
+    /// - Parameters:
+    ///   - value: the value to show.
+    ///   - hasPendingWrites: whether `value` includes local writes the server has not confirmed.
+    ///   - fetchedAt: when the server's data underneath was fetched (`nil` when never).
+    ///   - staleReason: why the last refresh failed, if it did.
+    ///   - isFromCache: whether the server has not confirmed the value since the session opened.
     public init(
         value: Value, hasPendingWrites: Bool, fetchedAt: Date?, staleReason: StaleReason? = nil, isFromCache: Bool = true
     ) {
@@ -35,7 +45,10 @@ public struct Cached<Value: Sendable>: Sendable {
         return copy
     }
 
-    /// Seconds since the data was fetched, relative to `now`.
+    /// How old the server's data underneath is, to show "updated 5 minutes ago".
+    ///
+    /// - Parameter now: the moment to measure from (pass your own clock in tests).
+    /// - Returns: seconds since ``fetchedAt``, or `nil` when the data was never fetched.
     public func age(now: Date = Date()) -> TimeInterval? {
         fetchedAt.map { now.timeIntervalSince($0) }
     }

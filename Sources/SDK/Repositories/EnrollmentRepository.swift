@@ -17,7 +17,8 @@ public struct EnrollmentRepository: Sendable {
         return store.observe(LocalRead.enrolledCourseIDs.map { $0.marked(nil, openedAt: openedAt) })
     }
 
-    /// Enrolls in a course (optimistically).
+    /// Enrolls the learner in a course: included in ``enrolledCourseIDs()`` at once, sent when the
+    /// server is reachable. Progress recorded in the course meanwhile is sent after it.
     public func enroll(courseID: String) async throws {
         try await engine.record(
             PendingWrite(resource: .enrollment(course: courseID), operation: .create, endpoint: .Courses.enroll(courseID), body: nil))

@@ -15,7 +15,7 @@ public struct AppPreferences: Sendable, Equatable, Codable {
 
     /// The colour scheme (the system's by default).
     public var theme: Theme = .system
-    /// `es` unless the learner chose otherwise.
+    /// The language of the app's texts, as a language code (`es` unless the learner chose otherwise).
     public var language: String = "es"
     /// Whether the app may show notifications.
     public var notificationsEnabled: Bool = true
@@ -24,7 +24,7 @@ public struct AppPreferences: Sendable, Equatable, Codable {
     /// When the outbox was last drained without an error (set by the sync engine).
     public var lastSyncDate: Date?
 
-    /// The defaults.
+    /// The defaults: the system's colour scheme, `es`, notifications on, biometrics off.
     public init() {}
 }
 

@@ -20,6 +20,9 @@ public struct ProfileRepository: Sendable {
 
     /// Changes the learner's name: visible at once, sent when the server is reachable.
     ///
+    /// - Parameters:
+    ///   - firstName: the new first name, or `nil` to leave it.
+    ///   - lastName: the new last name, or `nil` to leave it. With both `nil` nothing is queued.
     /// - Returns: the profile with the change, `nil` before the profile was ever fetched.
     @discardableResult
     public func update(firstName: String? = nil, lastName: String? = nil) async throws -> User? {

@@ -18,6 +18,8 @@ public struct LocalObservation<Element: Sendable>: AsyncSequence, Sendable {
         self.values = values
     }
 
+    /// Starts observing the store: `for try await` calls it for you. The observation lasts as long
+    /// as the iteration.
     public func makeAsyncIterator() -> Iterator {
         Iterator(base: values.makeAsyncIterator())
     }
@@ -26,6 +28,10 @@ public struct LocalObservation<Element: Sendable>: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         var base: AsyncValueObservation<Element>.Iterator
 
+        /// Waits for the next value: first the current one, then one after each change that alters it.
+        ///
+        /// - Returns: the value, or `nil` once the iterating task is cancelled.
+        /// - Throws: the database error when the store cannot be read.
         public mutating func next() async throws -> Element? {
             try await base.next()
         }

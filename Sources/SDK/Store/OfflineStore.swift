@@ -10,9 +10,12 @@ public final class OfflineStore: Sendable {
     /// The database connection (a WAL pool on disk, a queue in memory). An implementation
     /// detail: only the SDK's own code and its benchmarks (`@_spi(EduGoInternals) import`) see it.
     @_spi(EduGoInternals) public let writer: any DatabaseWriter
-    /// The file, `nil` in memory.
+    /// Where the store's SQLite file is on disk (its `-wal` and `-shm` files sit beside it);
+    /// `nil` for a store made with ``inMemory(tenantID:userID:)``.
     public let fileURL: URL?
+    /// The tenant (the school or organisation) whose data the store holds.
     public let tenantID: String
+    /// The user whose data the store holds; every user on a device has their own store.
     public let userID: String
 
     private init(writer: any DatabaseWriter, fileURL: URL?, tenantID: String, userID: String) throws {
@@ -24,6 +27,16 @@ public final class OfflineStore: Sendable {
     }
 
     /// Opens (creating and migrating) the store of `userID` in `tenantID` under `directory`.
+    ///
+    /// ``EduGoClient`` opens the signed-in user's store itself; call this only to use a store
+    /// without a client (tools, benchmarks).
+    ///
+    /// - Parameters:
+    ///   - directory: the folder that holds every user's store (the client's `dataDirectory`).
+    ///   - tenantID: the tenant; the stores of its users share one subfolder.
+    ///   - userID: the user; their store is the file `<user>.sqlite` in the tenant's folder.
+    /// - Throws: a file-system error when the folder cannot be created, or a database error when the
+    ///   file cannot be opened or migrated.
     public static func open(directory: URL, tenantID: String, userID: String) throws -> OfflineStore {
         let folder = directory.appendingPathComponent(Self.safe(tenantID), isDirectory: true)
         try FileManager.default.createDirectory(
@@ -36,7 +49,9 @@ public final class OfflineStore: Sendable {
         return try OfflineStore(writer: pool, fileURL: url, tenantID: tenantID, userID: userID)
     }
 
-    /// A store that lives in memory only (tests, previews).
+    /// A store that lives in memory only and vanishes with the value (tests, previews).
+    ///
+    /// - Throws: a database error when the schema cannot be created.
     public static func inMemory(tenantID: String, userID: String) throws -> OfflineStore {
         try OfflineStore(writer: DatabaseQueue(), fileURL: nil, tenantID: tenantID, userID: userID)
     }

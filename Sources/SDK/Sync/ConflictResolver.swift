@@ -16,10 +16,26 @@ public enum ConflictStrategy: String, Sendable, Codable, CaseIterable {
 /// The strategy per resource kind. Defaults: progress and profile merge, everything else lets
 /// the server win.
 public struct ConflictPolicy: Sendable, Equatable {
+    /// How a conflict on lesson progress is settled; `merge` by default, which keeps the
+    /// larger `watched_seconds` and any completion.
     public var progress: ConflictStrategy
+    /// How a conflict on the user's profile is settled; `merge` by default, where the
+    /// learner's own edit wins a field both sides changed.
     public var profile: ConflictStrategy
+    /// How a conflict on any other resource (today: enrollments) is settled; the server wins
+    /// by default.
     public var other: ConflictStrategy
 
+    /// A policy for ``EduGoClient``: pass only the strategies you want to differ from the defaults.
+    ///
+    /// ```swift
+    /// let policy = ConflictPolicy(profile: .manual)  // let the user settle profile conflicts
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - progress: the strategy for lesson progress.
+    ///   - profile: the strategy for the user's profile.
+    ///   - other: the strategy for every other resource.
     public init(progress: ConflictStrategy = .merge, profile: ConflictStrategy = .merge, other: ConflictStrategy = .serverWins) {
         self.progress = progress
         self.profile = profile
@@ -58,6 +74,21 @@ public enum ConflictResolver {
         "user_id", "teacher_id", "lesson_count",
     ]
 
+    /// Settles one conflict: what to do with a write whose base version the server no longer has.
+    ///
+    /// It does no I/O, so the same inputs always give the same outcome; the ``SyncEngine``'s drains
+    /// call it for each conflicting write, and a test can call it to see what a strategy would do.
+    ///
+    /// - Parameters:
+    ///   - strategy: how conflicts on this kind of resource are settled (see ``ConflictPolicy``).
+    ///   - resource: the resource written; progress merges its fields by meaning.
+    ///   - base: the server's JSON the write was based on (`nil` for a first write).
+    ///   - local: the JSON body this client wanted to write.
+    ///   - server: the server's current JSON.
+    ///   - serverVersion: the server's current version: a resend is based on it.
+    /// - Returns: ``Resolution/acceptServer`` when the server wins or already holds everything the write
+    ///   wanted, ``Resolution/resend(body:version:)`` with the body to send again, or ``Resolution/park``
+    ///   for the `manual` strategy.
     public static func resolve(
         strategy: ConflictStrategy, resource: ResourceKey, base: Data?, local: Data?, server: Data?, serverVersion: Int
     ) -> Resolution {

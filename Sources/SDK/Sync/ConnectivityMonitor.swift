@@ -25,9 +25,14 @@ public final class ConnectivityMonitor: TransportObserver, Sendable {
     /// began is not lost.
     private let wakeRequested = Atomic<Bool>(false)
 
+    /// A monitor that asks `probe` whether the server answers: for tests, or for a reachability check
+    /// other than `GET /health`.
+    ///
     /// - Parameters:
-    ///   - probe: answers whether the server responds (usually `GET /health`).
     ///   - initiallyConnected: the assumption before anything was learned.
+    ///   - environment: the clock and sleep used between probes (tests pass a fast one).
+    ///   - maximumDelay: the longest wait between two probes while offline.
+    ///   - probe: answers whether the server responds (usually `GET /health`).
     public init(
         initiallyConnected: Bool = true, environment: SDKEnvironment = .live, maximumDelay: Duration = .seconds(30),
         probe: @escaping @Sendable () async -> Bool
@@ -38,7 +43,15 @@ public final class ConnectivityMonitor: TransportObserver, Sendable {
         self.probe = probe
     }
 
-    /// Probes `baseURL/health` through `transport`.
+    /// A monitor whose probe is `GET baseURL/health` sent through `transport`.
+    ///
+    /// A status below 500 counts as reachable, and so does a certificate the pins reject (the server
+    /// answered; requests report the trust failure themselves); a 5xx or no answer does not.
+    ///
+    /// - Parameters:
+    ///   - baseURL: the API's base URL, as in ``APIConfiguration/baseURL``.
+    ///   - transport: the transport to probe with; pass the API's, so probes use the same pins.
+    ///   - environment: the clock and sleep used between probes.
     public convenience init(baseURL: URL, transport: any HTTPTransport = URLSessionTransport(), environment: SDKEnvironment = .live) {
         self.init(environment: environment) {
             guard let url = try? Endpoint.health.url(relativeTo: baseURL) else { return false }
@@ -55,13 +68,24 @@ public final class ConnectivityMonitor: TransportObserver, Sendable {
         }
     }
 
+    /// Whether the server is thought reachable now: the last request or probe got an answer.
+    ///
+    /// Use it to enable online-only actions; follow changes with ``updates()``.
     public var isConnected: Bool { state.current == true }
 
-    /// The current state, then every change.
+    /// Whether the server is reachable, as a stream: the current state first, then every change
+    /// (drive an offline banner with it).
     public func updates() -> AsyncStream<Bool> {
         state.subscribe()
     }
 
+    /// Learns from a finished request: any HTTP answer means the server is reachable, no answer
+    /// means it is not.
+    ///
+    /// An ``APIClient`` that has this monitor among its observers calls it after every attempt;
+    /// an app that sends requests by other means can report them here.
+    ///
+    /// - Parameter event: the status the server answered, or ``TransportEvent/unreachable``.
     public func transportDidFinish(_ event: TransportEvent) {
         switch event {
         case .response: set(true)

@@ -5,13 +5,23 @@ import Synchronization
 /// repositories. Create it with ``EduGoClient/signIn(email:password:)`` or
 /// ``EduGoClient/resumeSession()``; run ``run()`` for as long as the session is in use.
 public final class OfflineSession: Sendable {
+    /// The user's local database, which the repositories read and write; it is deleted on sign-out.
     public let store: OfflineStore
+    /// Sends the queued writes and refreshes cached data: follow ``SyncEngine/statusUpdates()`` for a
+    /// sync indicator, call ``SyncEngine/syncNow()`` for pull-to-refresh.
     public let engine: SyncEngine
+    /// The user's cache of `GET` answers, for calls the repositories do not cover; kept in ``store``,
+    /// so it goes with the user's data on sign-out.
     public let cache: ResponseCache
+    /// The course catalogue and lessons, answered from the device and refreshed in the background.
     public let courses: CourseRepository
+    /// The learner's lesson progress: recorded on the device at once, sent when the server is reachable.
     public let progress: ProgressRepository
+    /// The signed-in user's profile, readable and editable offline.
     public let profile: ProfileRepository
+    /// The courses the learner is enrolled in; enrolling and leaving work offline.
     public let enrollment: EnrollmentRepository
+    /// This user's app settings (theme, language…), kept on the device and never sent to the server.
     public let preferences: Preferences
     /// Set by ``stop()``: a running ``run()`` ends, and a later one returns at once.
     private let stopRequested = Broadcaster(false)
@@ -73,9 +83,17 @@ public enum SignOutError: Error, Equatable, Sendable {
 /// try await session.progress.record(courseID: c, lessonID: l, watchedSeconds: 90)
 /// ```
 public final class EduGoClient: Sendable {
+    /// The network client, for calls the repositories do not cover; it carries the signed-in user's
+    /// tokens and tells ``monitor`` how each request went.
     public let api: APIClient
+    /// Account calls outside a session (register, verify email, reset a password) and the
+    /// ``AuthService/sessionEvents`` stream; sign in and out with ``signIn(email:password:)`` and
+    /// ``signOut(discardingPendingChanges:)`` so the offline session follows.
     public let auth: AuthService
+    /// Whether the server can be reached, shared by every session of this client; call
+    /// ``ConnectivityMonitor/probeNow()`` when the app returns to the foreground.
     public let monitor: ConnectivityMonitor
+    /// The folder given at creation: each user's local store and downloaded lessons live under it.
     public let dataDirectory: URL
     let policy: ConflictPolicy
     let environment: SDKEnvironment
@@ -90,10 +108,18 @@ public final class EduGoClient: Sendable {
         #endif
     }
 
+    /// Creates the client; nothing is fetched and no store is opened until a user signs in or a
+    /// session is resumed.
+    ///
     /// - Parameters:
+    ///   - configuration: the server, tenant and network settings.
     ///   - dataDirectory: where local stores live (one per tenant and user).
     ///   - tokenStore: where the session's tokens live: by default the Keychain on Apple platforms
     ///     (``KeychainTokenStore``), a ``FileTokenStore`` under `dataDirectory` elsewhere.
+    ///   - transport: how requests and connectivity probes are sent; by default
+    ///     ``APIConfiguration/makeDefaultTransport()``, which checks the configuration's pins.
+    ///   - environment: the clock, sleep and jitter (tests pass fast ones).
+    ///   - conflictPolicy: how each kind of resource settles a conflicting write.
     public init(
         configuration: APIConfiguration, dataDirectory: URL, tokenStore: (any TokenStore)? = nil,
         transport: (any HTTPTransport)? = nil, environment: SDKEnvironment = .live,
@@ -117,6 +143,11 @@ public final class EduGoClient: Sendable {
     ///
     /// When another user's session was open, its background work is stopped first, and has
     /// ended when this returns: one user's sync never runs beside another's.
+    ///
+    /// - Returns: the user's session, with their profile stored; run its ``OfflineSession/run()``.
+    /// - Throws: ``NetworkError/unauthorized(code:)`` with `invalid_credentials` for a wrong email or
+    ///   password, another ``NetworkError`` when the call fails, or the store's error when the
+    ///   user's local store cannot be opened.
     public func signIn(email: String, password: String) async throws -> OfflineSession {
         let user = try await auth.login(email: email, password: password)
         let session = try await switchSession(to: user.id)
@@ -125,7 +156,9 @@ public final class EduGoClient: Sendable {
     }
 
     /// The offline session of the user whose tokens are stored, or `nil` when signed out. Works
-    /// offline: nothing is fetched.
+    /// offline: nothing is fetched. Call it at launch to pick up where the user left off.
+    ///
+    /// - Throws: the store's error when the user's local store cannot be opened.
     public func resumeSession() async throws -> OfflineSession? {
         guard let tokens = await api.session.currentTokens() else { return nil }
         return try await switchSession(to: tokens.userID)

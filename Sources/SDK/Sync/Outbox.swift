@@ -33,7 +33,8 @@ public struct Outbox: Sendable {
         try await store.record(write, key: makeKey(), at: now())
     }
 
-    /// Every pending item, oldest first.
+    /// Every write still waiting, in outbox order: the order in which the writes to each resource
+    /// replay (a requeued dead letter or conflict is back at its old place).
     public func pending() async throws -> [OutboxItem] {
         try await store.pendingItems()
     }
@@ -52,12 +53,13 @@ public struct Outbox: Sendable {
     ///
     /// It goes back to its place: it replays before the writes to its resource made after it, so
     /// an old intent never overwrites a newer one. Its key may be on the server already, so no
-    /// later write is merged into it. It has a new 24 hours before it is `stale`.
+    /// later write is merged into it. It has a new 24 hours before it is `stale`. An id that is no
+    /// longer a dead letter (already retried or discarded) is ignored.
     public func retryDeadLetter(id: Int64) async throws {
         try await store.requeueDeadLetter(id: id, at: now())
     }
 
-    /// Drops a dead letter for good.
+    /// Drops a dead letter for good: the change it carried is lost. An unknown id is ignored.
     public func discardDeadLetter(id: Int64) async throws {
         try await store.discardDeadLetter(id: id)
     }
@@ -83,7 +85,8 @@ extension Outbox {
     /// Settles a parked conflict: back into the outbox (mine, custom) or dropped (server).
     ///
     /// A write sent again goes back to its place, before the writes to its resource made after
-    /// it, on top of the server's version; no later write is merged into it.
+    /// it, on top of the server's version; no later write is merged into it. An id that is no
+    /// longer parked (already settled) is ignored.
     public func resolveConflict(id: Int64, choice: ConflictChoice) async throws {
         try await store.settleConflict(id: id, choice: choice, at: now())
     }

@@ -3,11 +3,17 @@ import Synchronization
 
 /// A cached collection or object to fetch again from the server.
 public enum RefreshJob: Hashable, Sendable {
+    /// The whole course catalogue (every page of the course list).
     case courses
+    /// One course, by its id.
     case course(String)
+    /// The lessons of the course with this id.
     case lessons(courseID: String)
+    /// The learner's progress in the course with this id.
     case progress(courseID: String)
+    /// The signed-in user's profile.
     case profile
+    /// The courses the learner is enrolled in (every page).
     case enrollments
 
     /// The course a job is about, when it is about one.

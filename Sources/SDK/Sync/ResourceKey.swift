@@ -51,7 +51,7 @@ public enum ResourceKey: Hashable, Sendable, CustomStringConvertible {
         return false
     }
 
-    /// The key whose queued creation this one waits for (see ``OfflineSync``): progress in a
+    /// The key whose queued creation this one waits for (see <doc:OfflineSync>): progress in a
     /// course needs the enrollment in it, since the server answers 403 `not_enrolled` to progress
     /// of a learner not (yet) enrolled.
     var prerequisite: ResourceKey? {

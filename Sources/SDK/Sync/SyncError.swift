@@ -26,6 +26,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Another failure on the way to the server, described.
     case transport(String)
 
+    /// A short English text for logs or a status line (what ``SyncStatus/lastError`` holds); the
+    /// case itself is what code should match on.
     public var description: String {
         switch self {
         case .offline: "offline"

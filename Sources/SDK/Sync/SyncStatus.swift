@@ -4,27 +4,43 @@ import Foundation
 public struct SyncStatus: Sendable, Equatable {
     /// Writes waiting in the outbox.
     public var pendingCount: Int = 0
-    /// Age of the oldest waiting write.
+    /// How long, in seconds, the oldest waiting write has waited (`nil` when none waits): a large
+    /// value means this device's changes have not reached the server for a while.
     public var oldestPendingAge: TimeInterval?
+    /// Whether a drain is sending writes right now (show activity while it is true).
     public var isSyncing: Bool = false
+    /// Whether the server was reachable when the status was last published.
     public var isConnected: Bool = true
+    /// When a drain last ended without an error in this session (`nil` before one has);
+    /// ``AppPreferences/lastSyncDate`` keeps it across launches.
     public var lastSyncAt: Date?
     /// Why the last drain stopped short, `nil` when it sent everything it could.
     public var error: SyncError?
     /// ``error`` as text, for display.
     public var lastError: String?
+    /// Writes the server refused for good, waiting for the app to retry or discard them
+    /// (``Outbox/deadLetters()``).
     public var deadLetterCount: Int = 0
+    /// Conflicts parked for the app to settle (``Outbox/conflicts()``).
     public var conflictCount: Int = 0
 
+    /// A status with nothing waiting, connected and idle: what the engine publishes before it
+    /// has counted the outbox; build others for previews and tests.
     public init() {}
 }
 
 /// The outcome of one drain.
 public struct SyncReport: Sendable, Equatable {
+    /// Writes the server accepted.
     public var sent = 0
+    /// Writes the server refused for good, or that became stale, now in the dead letters.
     public var deadLettered = 0
+    /// Conflicting writes parked for the app to settle.
     public var conflictsParked = 0
+    /// Writes still waiting in the outbox when the drain ended (for a retry, the connection or
+    /// the user).
     public var remaining = 0
 
+    /// A report of a drain that did nothing; for previews and tests.
     public init() {}
 }

@@ -234,63 +234,45 @@ public actor SyncEngine {
 
     private func performDrain(ignoringRetryDelays: Bool) async -> SyncReport {
         statusBroadcaster.update { $0.isSyncing = true }
-        var report = SyncReport()
-        var lastError: SyncError?
-        // Resources told to retry later sit out the rest of this drain (their Retry-After holds
-        // even when the caller asked to ignore retry delays).
-        var waiting: Set<ResourceKey> = []
-        // Conflict resends per item in this drain (bounded by OutboxDecision.conflictResendLimit).
-        var resends: [Int64: Int] = [:]
+        var machine = DrainStateMachine()
         var leased = false
         rounds: while !Task.isCancelled {
             let now = ignoringRetryDelays ? Date.distantFuture : environment.now()
             // Items of one resource go in order; different resources go side by side.
-            guard let due = try? await store.dueQueues(now: now, excluding: waiting), !due.isEmpty else { break }
+            guard let due = try? await store.dueQueues(now: now, excluding: machine.waiting), !due.isEmpty else {
+                machine.nothingDue()
+                break
+            }
+            machine.roundStarted()
             let processor = OutboxProcessor(
                 client: client, store: store, cache: cache, policy: policy, environment: environment, staleAfter: staleAfter,
-                drainer: drainerID, resendsExhausted: Set(resends.filter { $0.value >= OutboxDecision.conflictResendLimit }.keys))
-            var progressed = false
-            var halted = false
+                drainer: drainerID, resendsExhausted: machine.resendsExhausted)
             for batchStart in stride(from: 0, to: due.count, by: parallelResources) {
                 if Task.isCancelled {
-                    lastError = .cancelled
+                    machine.cancelled()
                     break rounds
                 }
                 // One drainer per store, across processes: every claim takes or renews the lease in
                 // its own transaction, and a drain whose lease another drainer holds halts (`busy`).
                 leased = true
                 let batch = due[batchStart..<min(due.count, batchStart + parallelResources)]
-                let results = await withTaskGroup(of: (ResourceKey, [OutboxItem], [OutboxProcessor.Outcome]).self) { group in
+                let results = await withTaskGroup(of: (resource: ResourceKey, items: [OutboxItem], outcomes: [OutboxProcessor.Outcome]).self) { group in
                     for queue in batch {
                         let (resource, items) = (queue.resource, queue.items)
                         group.addTask { (resource, items, await processor.process(items)) }
                     }
-                    var all: [(ResourceKey, [OutboxItem], [OutboxProcessor.Outcome])] = []
+                    var all: [(resource: ResourceKey, items: [OutboxItem], outcomes: [OutboxProcessor.Outcome])] = []
                     for await outcomes in group { all.append(outcomes) }
                     return all
                 }
-                for (resource, items, outcomes) in results {
-                    // Outcomes follow the items in order (processing stops at the first that pauses).
-                    for (item, outcome) in zip(items, outcomes) {
-                        switch outcome {
-                        case .sent: report.sent += 1; progressed = true
-                        case .deadLettered: report.deadLettered += 1; progressed = true
-                        case .parked: report.conflictsParked += 1; progressed = true
-                        case .resend:
-                            progressed = true
-                            resends[item.id, default: 0] += 1
-                        case .gone, .waitsForPrerequisite: progressed = true
-                        case .retryLater(let error): lastError = error; waiting.insert(resource)
-                        case .halt(let error): lastError = error; halted = true
-                        }
-                    }
-                }
-                if halted { break rounds }
+                if machine.batchFinished(results) == .stop { break rounds }
             }
-            if !progressed { break }
+            if machine.roundFinished() == .stop { break }
         }
         if leased { try? store.releaseDrainLease(owner: drainerID) }
+        var report = machine.report
         report.remaining = (try? store.pendingCountNow()) ?? 0
+        let lastError = machine.lastError
         let finishedAt = environment.now()
         statusBroadcaster.update { status in
             status.isSyncing = false

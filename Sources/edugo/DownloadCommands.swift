@@ -3,7 +3,7 @@ import EduGoSDK
 import Foundation
 
 /// `edugo download COURSE [--lesson LESSON]`: lesson media kept for offline use.
-struct DownloadCommand: AsyncParsableCommand {
+struct DownloadCommand: SessionCommand {
     static let configuration = CommandConfiguration(
         commandName: "download",
         abstract: "Download a course's lesson files (or one lesson's) for offline use, verified by SHA-256.",
@@ -16,17 +16,19 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(help: "Only this lesson.") var lesson: String?
     @Flag(help: "Keep the files as an evictable cache instead of pinning them.") var cache = false
 
-    func run() async throws {
-        guard !global.offline else { throw CLIError.unreachable("download needs the server; drop --offline") }
-        let client = try global.client()
-        let session = try await global.session(client)
+    func preflight() throws {
+        try global.requireServer(for: "download")
+    }
+
+    func run(in session: CommandSession) async throws {
         // A one-shot command does not wait for the network: it fails, and running it again resumes.
-        let downloads = try client.downloads(for: session, resumeLimit: 0)
+        let downloads = try session.client.downloads(for: session.sdk, resumeLimit: 0)
         var lessonIDs: [String]
         if let lesson {
             lessonIDs = [lesson]
         } else {
-            let stale = try await refresh(session, [.lessons(courseID: course)], options: global)
+            // Refreshed here, not as `reads`: only without --lesson, and after the downloads are opened.
+            let stale = try await session.refresh([.lessons(courseID: course)])
             let lessons = try await session.courses.lessons(courseID: course)
             try requireCached(lessons.fetchedAt, isEmpty: lessons.value.isEmpty, stale: stale, what: "lessons")
             lessonIDs = lessons.value.map(\.id)
@@ -110,13 +112,12 @@ struct DownloadsCommand: AsyncParsableCommand {
         commandName: "downloads", abstract: "The lesson files kept for offline use.",
         subcommands: [List.self, Remove.self, Usage.self], defaultSubcommand: List.self)
 
-    struct List: AsyncParsableCommand {
+    struct List: SessionCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the downloaded lesson files.")
         @OptionGroup var global: GlobalOptions
 
-        func run() async throws {
-            let client = try global.client()
-            let downloads = try client.downloads(for: try await global.session(client))
+        func run(in session: CommandSession) async throws {
+            let downloads = try session.client.downloads(for: session.sdk)
             let files = await downloads.files()
             if global.json {
                 Output.json(["items": files.map { file -> [String: Any] in
@@ -132,7 +133,7 @@ struct DownloadsCommand: AsyncParsableCommand {
         }
     }
 
-    struct Remove: AsyncParsableCommand {
+    struct Remove: SessionCommand {
         static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a lesson's or a course's files.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "The lesson whose file to remove.") var lesson: String?
@@ -142,22 +143,20 @@ struct DownloadsCommand: AsyncParsableCommand {
             guard (lesson == nil) != (course == nil) else { throw ValidationError("name exactly one of --lesson and --course") }
         }
 
-        func run() async throws {
-            let client = try global.client()
-            let downloads = try client.downloads(for: try await global.session(client))
+        func run(in session: CommandSession) async throws {
+            let downloads = try session.client.downloads(for: session.sdk)
             if let lesson { await downloads.remove(lessonID: lesson) }
             if let course { await downloads.remove(courseID: course) }
             if global.json { Output.json(["removed": true]) } else { Output.line("removed") }
         }
     }
 
-    struct Usage: AsyncParsableCommand {
+    struct Usage: SessionCommand {
         static let configuration = CommandConfiguration(commandName: "usage", abstract: "Bytes kept, per course and in all.")
         @OptionGroup var global: GlobalOptions
 
-        func run() async throws {
-            let client = try global.client()
-            let downloads = try client.downloads(for: try await global.session(client))
+        func run(in session: CommandSession) async throws {
+            let downloads = try session.client.downloads(for: session.sdk)
             let usage = await downloads.usage()
             if global.json {
                 Output.json(["total_bytes": usage.totalBytes, "pinned_bytes": usage.pinnedBytes, "by_course": usage.bytesByCourse])
@@ -170,7 +169,7 @@ struct DownloadsCommand: AsyncParsableCommand {
 }
 
 /// `edugo lessons upload COURSE LESSON FILE`: a teacher's upload of a lesson's media, streamed.
-struct LessonsUploadCommand: AsyncParsableCommand {
+struct LessonsUploadCommand: SessionCommand {
     static let configuration = CommandConfiguration(
         commandName: "upload", abstract: "Upload a file as a lesson's media (the course's teacher or an admin).")
     @OptionGroup var global: GlobalOptions
@@ -180,15 +179,26 @@ struct LessonsUploadCommand: AsyncParsableCommand {
     @Option(help: "The media type, when the extension does not say it (video/mp4, audio/mpeg, application/pdf, image/png, image/jpeg).")
     var type: String?
 
-    func run() async throws {
-        guard !global.offline else { throw CLIError.unreachable("upload needs the server; drop --offline") }
+    func preflight() throws {
+        try global.requireServer(for: "upload")
+        _ = try fileToUpload()
+    }
+
+    /// The file to upload and its media type.
+    ///
+    /// - Throws: `ValidationError` when the file cannot be read or its type is unknown.
+    private func fileToUpload() throws -> (url: URL, contentType: String) {
         let url = URL(fileURLWithPath: file)
         guard FileManager.default.isReadableFile(atPath: url.path) else { throw ValidationError("cannot read \(file)") }
         guard let contentType = type ?? LessonMediaUploader.contentType(forExtension: url.pathExtension) else {
             throw ValidationError("cannot tell the media type of \(file): pass --type")
         }
-        let client = try global.client()
-        _ = try await global.session(client)
+        return (url, contentType)
+    }
+
+    func run(in session: CommandSession) async throws {
+        let (url, contentType) = try fileToUpload()
+        let client = session.client
         let current: Lesson = try await client.api.execute(endpoint: .Courses.lesson(course, lesson))
         let bar = ProgressBar(label: url.lastPathComponent, enabled: !global.json && ProgressBar.stderrIsTerminal)
         let media = try await LessonMediaUploader(api: client.api).upload(

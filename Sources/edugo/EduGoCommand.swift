@@ -87,19 +87,6 @@ func globalOptionsLast(_ arguments: [String]) -> [String] {
     return Array(arguments[index...]) + leading
 }
 
-/// Fetches `jobs` for a read unless `--offline`, within `--timeout`.
-///
-/// - Returns: why the local store's data may be stale (`nil` when every job was refreshed): the
-///   read then answers from the store and says why.
-/// - Throws: answers that keep their meaning (401, 403, 404…).
-func refresh(_ session: OfflineSession, _ jobs: [RefreshJob], options: GlobalOptions) async throws -> StaleReason? {
-    guard !options.offline else { return .offline }
-    for job in jobs {
-        if let reason = try await session.engine.refresh(job) { return reason }
-    }
-    return nil
-}
-
 /// The error of a read that found `what` missing from the store: exit 2 when the server could
 /// not be asked (`stale`), 1 when it was asked and the store still has nothing.
 func notCached(_ what: String, stale: StaleReason?) -> CLIError {

@@ -88,10 +88,11 @@ struct GlobalOptions: ParsableArguments {
             transport: transport)
     }
 
-    /// The signed-in user's session, or the "not signed in" error (exit 3).
-    func session(_ client: EduGoClient) async throws -> OfflineSession {
-        guard let session = try await client.resumeSession() else { throw CLIError.notSignedIn }
-        return session
+    /// Refuses `--offline` for a command that needs the server (exit 2).
+    ///
+    /// - Parameter command: the command's name, as the message gives it.
+    func requireServer(for command: String) throws {
+        if offline { throw CLIError.unreachable("\(command) needs the server; drop --offline") }
     }
 }
 

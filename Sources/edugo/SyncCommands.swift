@@ -6,13 +6,11 @@ struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync", abstract: "Sync state and syncing.", subcommands: [Status.self, Now.self])
 
-    struct Status: AsyncParsableCommand {
+    struct Status: SessionCommand {
         static let configuration = CommandConfiguration(commandName: "status", abstract: "What is waiting to sync.")
         @OptionGroup var global: GlobalOptions
 
-        func run() async throws {
-            let client = try global.client()
-            let session = try await global.session(client)
+        func run(in session: CommandSession) async throws {
             await session.engine.refreshStatus()
             let status = session.engine.status
             let lastSync = try await session.preferences.current().lastSyncDate
@@ -33,14 +31,15 @@ struct SyncCommand: AsyncParsableCommand {
         }
     }
 
-    struct Now: AsyncParsableCommand {
+    struct Now: SessionCommand {
         static let configuration = CommandConfiguration(commandName: "now", abstract: "Send everything waiting, now.")
         @OptionGroup var global: GlobalOptions
 
-        func run() async throws {
-            if global.offline { throw CLIError.unreachable("sync needs the server; drop --offline") }
-            let client = try global.client()
-            let session = try await global.session(client)
+        func preflight() throws {
+            try global.requireServer(for: "sync")
+        }
+
+        func run(in session: CommandSession) async throws {
             let before = try await session.engine.outbox.pending().count
             let showProgress = Output.isTerminal() && !global.json
             if showProgress { FileHandle.standardError.write(Data("syncing \(before) change(s)…\r".utf8)) }
@@ -64,13 +63,12 @@ struct OutboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "outbox", abstract: "Writes waiting to sync.", subcommands: [List.self], defaultSubcommand: List.self)
 
-    struct List: AsyncParsableCommand {
+    struct List: SessionCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List queued writes.")
         @OptionGroup var global: GlobalOptions
 
-        func run() async throws {
-            let client = try global.client()
-            let items = try await global.session(client).engine.outbox.pending()
+        func run(in session: CommandSession) async throws {
+            let items = try await session.engine.outbox.pending()
             if global.json {
                 Output.json(["items": items.map { ["id": $0.id, "resource": $0.resource.description, "method": $0.method, "path": $0.path, "attempts": $0.attempts, "created_at": Output.iso($0.createdAt)] as [String: Any] }])
                 return
@@ -85,13 +83,12 @@ struct DeadLettersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dead-letters", abstract: "Writes the server refused.", subcommands: [List.self, Retry.self, Discard.self])
 
-    struct List: AsyncParsableCommand {
+    struct List: SessionCommand {
         static let configuration = CommandConfiguration(commandName: "list")
         @OptionGroup var global: GlobalOptions
 
-        func run() async throws {
-            let client = try global.client()
-            let letters = try await global.session(client).engine.outbox.deadLetters()
+        func run(in session: CommandSession) async throws {
+            let letters = try await session.engine.outbox.deadLetters()
             if global.json {
                 Output.json(["items": letters.map { ["id": $0.id, "method": $0.method, "path": $0.path, "reason": $0.reason, "status": $0.status ?? 0] as [String: Any] }])
                 return
@@ -101,27 +98,24 @@ struct DeadLettersCommand: AsyncParsableCommand {
         }
     }
 
-    struct Retry: AsyncParsableCommand {
+    struct Retry: SessionCommand {
         static let configuration = CommandConfiguration(commandName: "retry")
         @OptionGroup var global: GlobalOptions
         @Argument var id: Int64
 
-        func run() async throws {
-            let client = try global.client()
-            let session = try await global.session(client)
+        func run(in session: CommandSession) async throws {
             try await session.engine.outbox.retryDeadLetter(id: id)
-            try await reportWrite(session, options: global)
+            try await session.reportWrite()
         }
     }
 
-    struct Discard: AsyncParsableCommand {
+    struct Discard: SessionCommand {
         static let configuration = CommandConfiguration(commandName: "discard")
         @OptionGroup var global: GlobalOptions
         @Argument var id: Int64
 
-        func run() async throws {
-            let client = try global.client()
-            try await global.session(client).engine.outbox.discardDeadLetter(id: id)
+        func run(in session: CommandSession) async throws {
+            try await session.engine.outbox.discardDeadLetter(id: id)
             if global.json { Output.json(["discarded": id]) } else { Output.line("Discarded.") }
         }
     }
@@ -131,13 +125,12 @@ struct ConflictsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conflicts", abstract: "Conflicts waiting for you.", subcommands: [List.self, Resolve.self])
 
-    struct List: AsyncParsableCommand {
+    struct List: SessionCommand {
         static let configuration = CommandConfiguration(commandName: "list")
         @OptionGroup var global: GlobalOptions
 
-        func run() async throws {
-            let client = try global.client()
-            let conflicts = try await global.session(client).engine.outbox.conflicts()
+        func run(in session: CommandSession) async throws {
+            let conflicts = try await session.engine.outbox.conflicts()
             if global.json {
                 Output.json(["items": conflicts.map { ["id": $0.id, "resource": $0.resource.description, "server_version": $0.serverVersion ?? 0] as [String: Any] }])
                 return
@@ -147,7 +140,7 @@ struct ConflictsCommand: AsyncParsableCommand {
         }
     }
 
-    struct Resolve: AsyncParsableCommand {
+    struct Resolve: SessionCommand {
         static let configuration = CommandConfiguration(commandName: "resolve")
         enum Keep: String, ExpressibleByArgument { case mine, server }
 
@@ -155,11 +148,9 @@ struct ConflictsCommand: AsyncParsableCommand {
         @Argument var id: Int64
         @Option(help: "Which side to keep: mine or server.") var keep: Keep
 
-        func run() async throws {
-            let client = try global.client()
-            let session = try await global.session(client)
+        func run(in session: CommandSession) async throws {
             try await session.engine.outbox.resolveConflict(id: id, choice: keep == .mine ? .keepMine : .keepServer)
-            try await reportWrite(session, options: global)
+            try await session.reportWrite()
         }
     }
 }

@@ -46,7 +46,7 @@ struct SDKBenchmarks {
 
     // MARK: Draining the outbox vs direct PUTs
 
-    func drainVersusDirect(server: URL, writes: Int) async throws -> (Measurement, Measurement) {
+    func drainVersusDirect(server: URL, writes: Int) async throws -> (Measurement, Measurement, Measurement) {
         let (courseID, lessonIDs) = try await makeCourse(server: server, lessons: writes)
         var learner = 0
         let drain = try await repeated("drain \(writes) queued writes", unit: "s", runs: runs) {
@@ -72,19 +72,26 @@ struct SDKBenchmarks {
             }
             return elapsed
         }
-        let direct = try await repeated("\(writes) sequential direct PUTs", unit: "s", runs: runs) {
-            learner += 1
-            let email = try await makeLearner(server: server, index: learner, courseID: courseID)
-            let client = APIClient(configuration: APIConfiguration(baseURL: server, tenantID: "demo", retryPolicy: .none))
-            try await AuthService(client: client).login(email: email, password: "Bench-Learner-2026")
-            return try await seconds {
-                for lesson in lessonIDs {
-                    let _: LessonProgress = try await client.execute(
-                        endpoint: .Courses.putProgress(courseID), body: ProgressUpdate(lessonId: lesson, watchedSeconds: 90))
+        // The same PUTs with an Idempotency-Key each, as the drain sends them: the server stores
+        // every keyed answer for replay, which is work an unkeyed PUT does not cost.
+        func direct(keyed: Bool) async throws -> Measurement {
+            let name = "\(writes) sequential direct PUTs" + (keyed ? " with Idempotency-Key" : "")
+            return try await repeated(name, unit: "s", runs: runs) {
+                learner += 1
+                let email = try await makeLearner(server: server, index: learner, courseID: courseID)
+                let client = APIClient(configuration: APIConfiguration(baseURL: server, tenantID: "demo", retryPolicy: .none))
+                try await AuthService(client: client).login(email: email, password: "Bench-Learner-2026")
+                return try await seconds {
+                    for lesson in lessonIDs {
+                        let headers = keyed ? ["Idempotency-Key": UUID().uuidString.lowercased()] : [:]
+                        let _: LessonProgress = try await client.execute(
+                            endpoint: .Courses.putProgress(courseID), body: ProgressUpdate(lessonId: lesson, watchedSeconds: 90),
+                            headers: headers)
+                    }
                 }
             }
         }
-        return (drain, direct)
+        return (drain, try await direct(keyed: false), try await direct(keyed: true))
     }
 
     // MARK: Cache hits vs a round trip

@@ -135,13 +135,24 @@ public final class ResponseCache: Sendable {
     /// Forgets every answer under the collection a mutation of `path` touched (for
     /// `/v1/courses/…` that is every course, lesson, progress and enrolled-courses answer).
     public func invalidate(afterMutationOf path: String) async {
+        let keys = keyPrefixes(afterMutationOf: path)
+        forgetInMemory(keyPrefixes: keys)
+        try? await store.removeResponses(withKeyPrefixes: keys)
+    }
+
+    /// The cache keys a mutation of `path` makes stale, as prefixes (the outbox drops them from
+    /// the store in the transaction that settles the mutation).
+    func keyPrefixes(afterMutationOf path: String) -> [String] {
         let segments = path.split(separator: "/").map(String.init)
         var prefixes = ["/" + segments.prefix(2).joined(separator: "/")]
         if segments.count >= 2, segments[1] == "courses" { prefixes.append("/v1/users/me/courses") }
         if segments.count >= 2, segments[1] == "users" { prefixes.append("/v1/auth/me") }
-        let keys = prefixes.map { keyPrefix + $0 }
+        return prefixes.map { keyPrefix + $0 }
+    }
+
+    /// Drops the memory layer's answers under `keyPrefixes`.
+    func forgetInMemory(keyPrefixes keys: [String]) {
         memory.withLock { lru in lru.removeAll { key in keys.contains { key.hasPrefix($0) } } }
-        try? await store.removeResponses(withKeyPrefixes: keys)
     }
 
     // MARK: Internals

@@ -58,7 +58,7 @@ extension OfflineStore {
                 break
             }
         }
-        var item = OutboxRecord(
+        let item = OutboxRecord(
             id: nil, resource: resource, operation: write.operation, method: write.method.rawValue,
             path: write.endpoint.encodedPath, body: write.body, baseVersion: write.baseVersion, baseJson: write.baseJson,
             idempotencyKey: key, createdAt: now, attempts: 0, nextAttemptAt: nil, lastError: nil)
@@ -69,8 +69,10 @@ extension OfflineStore {
                 item.resource, item.operation.rawValue, item.method, item.path, item.body, item.baseVersion, item.baseJson,
                 item.idempotencyKey, item.createdAt,
             ])
-        item.id = db.lastInsertedRowID
-        return try item.value()
+        return OutboxItem(
+            id: db.lastInsertedRowID, resource: write.resource, operation: item.operation, method: item.method,
+            path: item.path, body: item.body, baseVersion: item.baseVersion, baseJson: item.baseJson, idempotencyKey: key,
+            createdAt: now, attempts: 0, nextAttemptAt: nil, lastError: nil)
     }
 
     /// What a claim found.
@@ -97,19 +99,21 @@ extension OfflineStore {
     }
 
     /// Settles an item the server accepted, in one transaction: its answer replaces the cached
-    /// state, the item leaves the outbox, and the resource's later items are rebased on the version
-    /// it produced (they were made on top of it, and would otherwise conflict with their own past).
-    func settle(_ item: OutboxItem, answer: Data, at now: Date) async throws {
-        try await writer.write { db in try Self.settle(db, item, answer: answer, at: now) }
+    /// state, the item leaves the outbox, the resource's later items are rebased on the version
+    /// it produced (they were made on top of it, and would otherwise conflict with their own past),
+    /// and the HTTP cache's answers under `stalePrefixes` (which the write made stale) are dropped.
+    func settle(_ item: OutboxItem, answer: Data, at now: Date, droppingResponses stalePrefixes: [String]) async throws {
+        try await writer.write { db in try Self.settle(db, item, answer: answer, at: now, droppingResponses: stalePrefixes) }
     }
 
-    /// ``settle(_:answer:at:)`` synchronously, for an answer that arrived after its drain was
-    /// cancelled (an async database access refuses to run in a cancelled task).
-    func settleNow(_ item: OutboxItem, answer: Data, at now: Date) throws {
-        try writer.write { db in try Self.settle(db, item, answer: answer, at: now) }
+    /// ``settle(_:answer:at:droppingResponses:)`` synchronously, for an answer that arrived after
+    /// its drain was cancelled (an async database access refuses to run in a cancelled task).
+    func settleNow(_ item: OutboxItem, answer: Data, at now: Date, droppingResponses stalePrefixes: [String]) throws {
+        try writer.write { db in try Self.settle(db, item, answer: answer, at: now, droppingResponses: stalePrefixes) }
     }
 
-    private static func settle(_ db: Database, _ item: OutboxItem, answer: Data, at now: Date) throws {
+    private static func settle(_ db: Database, _ item: OutboxItem, answer: Data, at now: Date, droppingResponses stalePrefixes: [String]) throws {
+        try removeResponses(db, withKeyPrefixes: stalePrefixes)
         try LocalCache.apply(db, resource: item.resource, operation: item.operation, json: answer, at: now)
         _ = try OutboxRecord.deleteOne(db, key: item.id)
         if let version = (JSONObject.decode(answer)?["version"] as? NSNumber)?.intValue {

@@ -75,6 +75,13 @@ extension OfflineStore {
         }
     }
 
+    /// Drops the answers under `prefixes` inside the caller's transaction.
+    static func removeResponses(_ db: Database, withKeyPrefixes prefixes: [String]) throws {
+        for prefix in prefixes {
+            try db.execute(sql: "DELETE FROM http_cache WHERE key LIKE ? ESCAPE '\\'", arguments: [likePattern(prefix)])
+        }
+    }
+
     private static func likePattern(_ prefix: String) -> String {
         prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_") + "%"

@@ -129,15 +129,16 @@ struct OutboxProcessor: Sendable {
     }
 
     private func settle(_ item: OutboxItem, response: APIResponse, at now: Date) async -> Outcome {
+        let stale = cache.keyPrefixes(afterMutationOf: item.path)
         do {
             if Task.isCancelled {
                 // The drain was cancelled while this request was on the wire: its answer is still
                 // settled (an async access would refuse to run now), so the write is not sent again.
-                try store.settleNow(item, answer: response.body, at: now)
+                try store.settleNow(item, answer: response.body, at: now, droppingResponses: stale)
             } else {
-                try await store.settle(item, answer: response.body, at: now)
+                try await store.settle(item, answer: response.body, at: now, droppingResponses: stale)
             }
-            await cache.invalidate(afterMutationOf: item.path)
+            cache.forgetInMemory(keyPrefixes: stale)
             return .sent
         } catch {
             return .retryLater(.store)

@@ -24,7 +24,7 @@ public enum ResourceKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The key `text` names (as ``description`` wrote it), or `nil` when it names none.
     public init?(_ text: String) {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let parts = text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
         switch (parts.first, parts.count) {
         case ("profile", 1): self = .profile
         case ("enrollment", 2):
@@ -65,11 +65,14 @@ public enum ResourceKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static func escape(_ id: String) -> String {
-        id.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "/", with: "%2F")
+        // Ids are almost always plain (UUIDs): leave them untouched without a Foundation call.
+        guard id.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "/") }) else { return id }
+        return id.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "/", with: "%2F")
     }
 
     private static func unescape(_ part: String) -> String? {
         guard !part.isEmpty else { return nil }
+        guard part.utf8.contains(UInt8(ascii: "%")) else { return part }
         return part.removingPercentEncoding
     }
 }

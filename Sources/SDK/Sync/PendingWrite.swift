@@ -1,7 +1,8 @@
 import Foundation
 
-/// A write a repository hands to the outbox.
-public struct PendingWrite: Sendable, Equatable {
+/// A write a repository hands to the outbox. Not public API (`@_spi(EduGoInternals)`): apps write
+/// through the repositories; the tests and benchmarks queue writes with ``Outbox/enqueue(_:)``.
+@_spi(EduGoInternals) public struct PendingWrite: Sendable, Equatable {
     /// The resource it changes: writes of one resource replay in order.
     public var resource: ResourceKey
     /// What it does to the resource.

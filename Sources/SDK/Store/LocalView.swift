@@ -52,7 +52,10 @@ enum LocalView {
     /// only queued writes starts from an empty record dated `now`.
     static func progress(_ db: Database, courseID: String, now: Date) throws -> Cached<[LessonProgress]> {
         let entities = try entities(db, kind: .progress, parentID: courseID)
-        let pending = try pending(db, prefix: ResourceKey.progressPrefix(course: courseID))
+        // SQLite's LIKE ignores ASCII case: keep only this course's own keys.
+        let pending = try pending(db, prefix: ResourceKey.progressPrefix(course: courseID)).filter {
+            if case .progress(courseID, _) = $0.resource { true } else { false }
+        }
         var byLesson: [String: Data] = [:]
         for entity in entities { byLesson[entity.sortKey] = entity.json }
         var lessonIDs = entities.map(\.sortKey)

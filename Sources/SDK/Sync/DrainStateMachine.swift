@@ -47,6 +47,12 @@ struct DrainStateMachine: Sendable {
         state = .finished
     }
 
+    /// The store could not list the outbox: the drain ends with the store's error.
+    mutating func storeFailed() {
+        lastError = .store
+        state = .finished
+    }
+
     /// Nothing is due (any more): the drain ends.
     mutating func nothingDue() {
         state = .finished

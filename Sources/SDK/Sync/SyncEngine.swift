@@ -239,7 +239,15 @@ public actor SyncEngine {
         rounds: while !Task.isCancelled {
             let now = ignoringRetryDelays ? Date.distantFuture : environment.now()
             // Items of one resource go in order; different resources go side by side.
-            guard let due = try? await store.dueQueues(now: now, excluding: machine.waiting), !due.isEmpty else {
+            let due: [(resource: ResourceKey, items: [OutboxItem])]
+            do {
+                due = try await store.dueQueues(now: now, excluding: machine.waiting)
+            } catch {
+                // The outbox could not be listed: say so, never report a sync that did not happen.
+                machine.storeFailed()
+                break
+            }
+            guard !due.isEmpty else {
                 machine.nothingDue()
                 break
             }

@@ -52,10 +52,7 @@ enum LocalView {
     /// only queued writes starts from an empty record dated `now`.
     static func progress(_ db: Database, courseID: String, now: Date) throws -> Cached<[LessonProgress]> {
         let entities = try entities(db, kind: .progress, parentID: courseID)
-        // SQLite's LIKE ignores ASCII case: keep only this course's own keys.
-        let pending = try pending(db, prefix: ResourceKey.progressPrefix(course: courseID)).filter {
-            if case .progress(courseID, _) = $0.resource { true } else { false }
-        }
+        let pending = try pending(db, prefix: ResourceKey.progressPrefix(course: courseID))
         var byLesson: [String: Data] = [:]
         for entity in entities { byLesson[entity.sortKey] = entity.json }
         var lessonIDs = entities.map(\.sortKey)
@@ -78,12 +75,11 @@ enum LocalView {
         return Cached(value: values, hasPendingWrites: !pending.isEmpty, fetchedAt: entities.map(\.fetchedAt).min())
     }
 
-    /// The queued items whose stored resource starts with `prefix`, in queue order.
+    /// The queued items whose stored resource starts with `prefix` (exactly: `instr` compares
+    /// case and all, where `LIKE` would ignore ASCII case), in queue order.
     static func pending(_ db: Database, prefix: String) throws -> [OutboxItem] {
         try OutboxRecord
-            .filter(OutboxRecord.Columns.resource.like(like(prefix) + "%", escape: "\\"))
-            .order(OutboxRecord.Columns.id)
-            .fetchAll(db)
+            .fetchAll(db, sql: "SELECT * FROM outbox WHERE instr(resource, ?) = 1 ORDER BY id", arguments: [prefix])
             .map { try $0.value() }
     }
 
@@ -105,11 +101,6 @@ enum LocalView {
 
     static func entity(_ db: Database, kind: CachedEntity.Kind, id: String) throws -> CachedEntity? {
         try CachedEntity.fetchOne(db, key: ["kind": kind.rawValue, "id": id])
-    }
-
-    private static func like(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
     }
 
     private static func fold(_ text: String) -> String {

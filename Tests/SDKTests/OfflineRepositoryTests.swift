@@ -138,7 +138,7 @@ import Testing
         let harness = try await OfflineHarness()
         let earlier = harness.environment.now.addingTimeInterval(-3600)
         let json = OfflineFixture.data(OfflineFixture.user(firstName: "Ada", version: 1))
-        try await harness.store.writer.write { db in
+        _ = try await harness.store.writer.write { db in
             try LocalCache.apply(db, resource: .profile, operation: .update, json: json, at: earlier)
         }
         var values = harness.profile.observe().makeAsyncIterator()

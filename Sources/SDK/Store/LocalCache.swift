@@ -13,23 +13,32 @@ enum LocalCache {
         }
     }
 
-    static func apply(_ db: Database, resource: ResourceKey, operation: OutboxItem.Operation, json: Data?, at now: Date) throws {
+    /// Stores `json`, the server's state of `resource`, as its cached entity (or removes a left
+    /// enrollment).
+    ///
+    /// - Returns: the version the server gave the resource, `nil` for an unversioned one or an
+    ///   answer that is not its representation.
+    @discardableResult
+    static func apply(_ db: Database, resource: ResourceKey, operation: OutboxItem.Operation, json: Data?, at now: Date) throws -> Int? {
         switch resource {
         case .progress(let course, let lesson):
-            guard let json, let progress = try? JSONCoding.decoder.decode(LessonProgress.self, from: json) else { return }
+            guard let json, let progress = try? JSONCoding.decoder.decode(LessonProgress.self, from: json) else { return nil }
             try CachedEntity.make(
                 progress, kind: .progress, id: "\(course)/\(lesson)", parentID: course, sortKey: lesson,
                 version: progress.version, at: now
             ).save(db)
+            return progress.version
         case .profile:
-            guard let json, let user = try? JSONCoding.decoder.decode(User.self, from: json) else { return }
+            guard let json, let user = try? JSONCoding.decoder.decode(User.self, from: json) else { return nil }
             try CachedEntity.make(user, kind: .profile, id: "me", version: user.version, at: now).save(db)
+            return user.version
         case .enrollment(let course):
             if operation == .delete {
                 _ = try CachedEntity.deleteOne(db, key: ["kind": CachedEntity.Kind.enrollment.rawValue, "id": course])
             } else if let json, let enrollment = try? JSONCoding.decoder.decode(Enrollment.self, from: json) {
                 try CachedEntity.make(enrollment, kind: .enrollment, id: course, version: nil, at: now).save(db)
             }
+            return nil
         }
     }
 }

@@ -114,9 +114,9 @@ extension OfflineStore {
 
     private static func settle(_ db: Database, _ item: OutboxItem, answer: Data, at now: Date, droppingResponses stalePrefixes: [String]) throws {
         try removeResponses(db, withKeyPrefixes: stalePrefixes)
-        try LocalCache.apply(db, resource: item.resource, operation: item.operation, json: answer, at: now)
+        let version = try LocalCache.apply(db, resource: item.resource, operation: item.operation, json: answer, at: now)
         _ = try OutboxRecord.deleteOne(db, key: item.id)
-        if let version = (JSONObject.decode(answer)?["version"] as? NSNumber)?.intValue {
+        if let version {
             try db.execute(
                 sql: "UPDATE outbox SET base_version = ?, base_json = ? WHERE resource = ? AND id > ?",
                 arguments: [version, answer, item.resource.description, item.id])

@@ -86,17 +86,22 @@ struct OutboxProcessor: Sendable {
         } catch {
             return await apply(.halt(.cancelled, retryAfter: OutboxDecision.backoff.delay(forRetry: attempt)), to: item, response: nil)
         }
+        // A success has no problem to read; a refusal's is decoded once, for the decision and its carrying out.
+        let problem = response.isSuccess ? nil : ProblemDetails.decode(response.body)
         let decision = OutboxDecision.decide(
-            status: response.statusCode, problem: ProblemDetails.decode(response.body),
+            status: response.statusCode, problem: problem,
             retryAfter: RetryAfter.parse(response.header("Retry-After"), now: now), resource: item.resource, attempt: attempt,
             jitter: environment.jitter())
-        return await apply(decision, to: item, response: response)
+        return await apply(decision, to: item, response: response, problem: problem)
     }
 
-    /// Carries out `decision` on `item`; `detail` is kept on the item as its last error when it is rescheduled.
-    private func apply(_ decision: OutboxDecision, to item: OutboxItem, response: APIResponse?, detail: String? = nil) async -> Outcome {
+    /// Carries out `decision` on `item`, given the answer and its `problem`; `detail` is kept on the
+    /// item as its last error when it is rescheduled.
+    private func apply(
+        _ decision: OutboxDecision, to item: OutboxItem, response: APIResponse?, problem: ProblemDetails? = nil,
+        detail: String? = nil
+    ) async -> Outcome {
         let now = environment.now()
-        let problem = response.flatMap { ProblemDetails.decode($0.body) }
         switch decision {
         case .settle:
             guard let response else { return .retryLater(.store) }

@@ -113,7 +113,7 @@ struct OfflineHarness: Sendable {
     func seedProgress(_ object: [String: Any]) async throws {
         let json = OfflineFixture.data(object)
         let lessonID = try #require(object["lesson_id"] as? String)
-        try await store.writer.write { [environment] db in
+        _ = try await store.writer.write { [environment] db in
             try LocalCache.apply(
                 db, resource: .progress(course: Self.courseID, lesson: lessonID), operation: .update, json: json, at: environment.now)
         }
@@ -122,7 +122,7 @@ struct OfflineHarness: Sendable {
     /// Stores `object` as the server's last known profile.
     func seedProfile(_ object: [String: Any]) async throws {
         let json = OfflineFixture.data(object)
-        try await store.writer.write { [environment] db in
+        _ = try await store.writer.write { [environment] db in
             try LocalCache.apply(db, resource: .profile, operation: .update, json: json, at: environment.now)
         }
     }

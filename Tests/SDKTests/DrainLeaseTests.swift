@@ -66,7 +66,9 @@ import Testing
         // process took it
         let store = harness.store
         harness.routes.on(.patch, "/v1/users/me") { _ in
-            _ = try await store.acquireDrainLease(owner: "another-process", now: .distantFuture, until: .distantFuture)
+            _ = try await store.writer.write { db in
+                try OfflineStore.holdDrainLease(db, owner: "another-process", now: .distantFuture, until: .distantFuture)
+            }
             return .json(200, OfflineFixture.user(firstName: "Ana", version: 2))
         }
 

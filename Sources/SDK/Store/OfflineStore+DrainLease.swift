@@ -7,17 +7,12 @@ extension OfflineStore {
     private static let drainLeaseKey = "sync.drain_lease"
 
     /// Takes or renews the drain lease for `owner` until `expiry`, unless another owner holds one
-    /// that has not expired: one transaction, and SQLite serialises write transactions across
-    /// processes, so two drainers (an app and its extension, two `edugo` commands) never both hold it.
+    /// that has not expired, inside the caller's transaction (a claim checks and renews the lease
+    /// in the same step, so no item is sent by a drainer whose lease another one took meanwhile).
+    /// SQLite serialises write transactions across processes, so two drainers (an app and its
+    /// extension, two `edugo` commands) never both hold it.
     ///
     /// - Returns: whether `owner` holds the lease now.
-    func acquireDrainLease(owner: String, now: Date, until expiry: Date) async throws -> Bool {
-        try await writer.write { db in try Self.holdDrainLease(db, owner: owner, now: now, until: expiry) }
-    }
-
-    /// ``acquireDrainLease(owner:now:until:)`` inside a transaction that acts on the outcome: a
-    /// claim checks and renews the lease in the same step, so no item is sent by a drainer whose
-    /// lease another one took meanwhile.
     static func holdDrainLease(_ db: Database, owner: String, now: Date, until expiry: Date) throws -> Bool {
         if let holder = try drainLease(db), holder.owner != owner, holder.expiry > now { return false }
         try db.execute(

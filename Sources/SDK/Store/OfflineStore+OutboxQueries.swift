@@ -26,16 +26,10 @@ extension OfflineStore {
         try await writer.read { db in try ConflictRecord.order(Column("detected_at")).fetchAll(db).map { try $0.value() } }
     }
 
-    /// The outbox, dead letters and conflicts counted in one read.
+    /// The outbox, dead letters and conflicts counted in one read: the sync status, and the
+    /// user's work not yet on the server that sign-out refuses to drop.
     func outboxCounts() async throws -> OutboxCounts {
         try await writer.read { db in try Self.counts(db) }
-    }
-
-    /// The user's work not yet on the server, counted in one read: queued writes, dead letters
-    /// and parked conflicts.
-    func unsyncedWork() async throws -> (pending: Int, deadLetters: Int, conflicts: Int) {
-        let counts = try await outboxCounts()
-        return (counts.pending, counts.deadLetters, counts.conflicts)
     }
 
     /// How many writes wait in the outbox, read synchronously: a drain that was cancelled still

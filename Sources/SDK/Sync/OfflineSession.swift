@@ -171,9 +171,10 @@ public final class EduGoClient: Sendable {
     ///   waiting, dead letters or conflicts exist, unless `discardingPendingChanges` is true.
     public func signOut(discardingPendingChanges: Bool = false) async throws {
         if let session = try await resumeSession() {
-            let (pending, deadLetters, conflicts) = try await session.store.unsyncedWork()
-            if pending + deadLetters + conflicts > 0 && !discardingPendingChanges {
-                throw SignOutError.pendingChanges(count: pending, deadLetters: deadLetters, conflicts: conflicts)
+            let unsynced = try await session.store.outboxCounts()
+            if unsynced.pending + unsynced.deadLetters + unsynced.conflicts > 0 && !discardingPendingChanges {
+                throw SignOutError.pendingChanges(
+                    count: unsynced.pending, deadLetters: unsynced.deadLetters, conflicts: unsynced.conflicts)
             }
             await session.stop()
             current.withLock { $0 = nil }

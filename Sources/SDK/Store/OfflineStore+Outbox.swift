@@ -88,9 +88,10 @@ extension OfflineStore {
     /// Claims item `id` for an attempt by drainer `owner`, in one transaction that first renews
     /// the owner's drain lease until `expiry` (one drainer per store, checked at every send) and
     /// then counts the attempt. From here on a later write to the resource is appended instead of
-    /// merged into what is being sent.
+    /// merged into what is being sent. Claims and settlements that arrive together share a
+    /// transaction (``GroupCommit``), each in a savepoint of its own.
     func claim(_ id: Int64, owner: String, now: Date, leaseUntil expiry: Date) async throws -> Claim {
-        try await writer.write { db in
+        try await groupCommit.write { db in
             guard try Self.holdDrainLease(db, owner: owner, now: now, until: expiry) else { return .leaseLost }
             guard let current = try OutboxRecord.fetchOne(db, key: id) else { return .gone }
             try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", arguments: [id])
@@ -102,14 +103,12 @@ extension OfflineStore {
     /// state, the item leaves the outbox, the resource's later items are rebased on the version
     /// it produced (they were made on top of it, and would otherwise conflict with their own past),
     /// and the HTTP cache's answers under `stalePrefixes` (which the write made stale) are dropped.
+    ///
+    /// Settlements that arrive together share a transaction (``GroupCommit``). A settlement runs
+    /// even when the caller's task was cancelled while its request was on the wire: the answer
+    /// is kept, so the write is not sent again.
     func settle(_ item: OutboxItem, answer: Data, at now: Date, droppingResponses stalePrefixes: [String]) async throws {
-        try await writer.write { db in try Self.settle(db, item, answer: answer, at: now, droppingResponses: stalePrefixes) }
-    }
-
-    /// ``settle(_:answer:at:droppingResponses:)`` synchronously, for an answer that arrived after
-    /// its drain was cancelled (an async database access refuses to run in a cancelled task).
-    func settleNow(_ item: OutboxItem, answer: Data, at now: Date, droppingResponses stalePrefixes: [String]) throws {
-        try writer.write { db in try Self.settle(db, item, answer: answer, at: now, droppingResponses: stalePrefixes) }
+        try await groupCommit.write { db in try Self.settle(db, item, answer: answer, at: now, droppingResponses: stalePrefixes) }
     }
 
     private static func settle(_ db: Database, _ item: OutboxItem, answer: Data, at now: Date, droppingResponses stalePrefixes: [String]) throws {

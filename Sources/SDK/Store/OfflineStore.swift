@@ -17,9 +17,12 @@ public final class OfflineStore: Sendable {
     public let tenantID: String
     /// The user whose data the store holds; every user on a device has their own store.
     public let userID: String
+    /// Shares one transaction among the drain's claims and settlements that arrive together.
+    let groupCommit: GroupCommit
 
     private init(writer: any DatabaseWriter, fileURL: URL?, tenantID: String, userID: String) throws {
         self.writer = writer
+        self.groupCommit = GroupCommit(writer: writer)
         self.fileURL = fileURL
         self.tenantID = tenantID
         self.userID = userID

@@ -136,13 +136,9 @@ struct OutboxProcessor: Sendable {
     private func settle(_ item: OutboxItem, response: APIResponse, at now: Date) async -> Outcome {
         let stale = cache.keyPrefixes(afterMutationOf: item.path)
         do {
-            if Task.isCancelled {
-                // The drain was cancelled while this request was on the wire: its answer is still
-                // settled (an async access would refuse to run now), so the write is not sent again.
-                try store.settleNow(item, answer: response.body, at: now, droppingResponses: stale)
-            } else {
-                try await store.settle(item, answer: response.body, at: now, droppingResponses: stale)
-            }
+            // Settled even when the drain was cancelled while this request was on the wire, so
+            // the write is not sent again.
+            try await store.settle(item, answer: response.body, at: now, droppingResponses: stale)
             cache.forgetInMemory(keyPrefixes: stale)
             return .sent
         } catch {

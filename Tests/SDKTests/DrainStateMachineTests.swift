@@ -19,11 +19,11 @@ import Testing
     func roundsGoOnWhileItemsMove() {
         var machine = DrainStateMachine()
         machine.roundStarted()
-        #expect(machine.batchFinished([(Self.profile, [Self.item(1, Self.profile)], [.sent])]) == .goOn)
+        #expect(machine.queueFinished(Self.profile, items: [Self.item(1, Self.profile)], outcomes: [.sent]) == .goOn)
         #expect(machine.roundFinished() == .goOn)
         #expect(machine.state == .betweenRounds)
         machine.roundStarted()
-        #expect(machine.batchFinished([(Self.profile, [Self.item(2, Self.profile)], [.retryLater(.serverStatus(503))])]) == .goOn)
+        #expect(machine.queueFinished(Self.profile, items: [Self.item(2, Self.profile)], outcomes: [.retryLater(.serverStatus(503))]) == .goOn)
         #expect(machine.roundFinished() == .stop)
         #expect(machine.state == .finished)
         #expect(machine.report.sent == 1)
@@ -34,27 +34,25 @@ import Testing
     func retryLaterBenchesItsResource() {
         var machine = DrainStateMachine()
         machine.roundStarted()
-        let next = machine.batchFinished([
-            (Self.profile, [Self.item(1, Self.profile)], [.retryLater(.idempotencyInProgress)]),
-            (Self.enrollment, [Self.item(2, Self.enrollment)], [.deadLettered]),
-        ])
-        #expect(next == .goOn)
+        #expect(machine.queueFinished(Self.profile, items: [Self.item(1, Self.profile)], outcomes: [.retryLater(.idempotencyInProgress)]) == .goOn)
+        #expect(machine.queueFinished(Self.enrollment, items: [Self.item(2, Self.enrollment)], outcomes: [.deadLettered]) == .goOn)
         #expect(machine.waiting == [Self.profile])
         #expect(machine.report.deadLettered == 1)
     }
 
-    @Test("a halt stops the drain at once, whatever else the batch did")
+    @Test("a halt stops the drain at once; queues already in flight are still counted, and the first halt's error stays")
     func haltStops() {
         var machine = DrainStateMachine()
         machine.roundStarted()
-        let next = machine.batchFinished([
-            (Self.profile, [Self.item(1, Self.profile)], [.sent]),
-            (Self.enrollment, [Self.item(2, Self.enrollment)], [.halt(.signedOut)]),
-        ])
-        #expect(next == .stop)
+        #expect(machine.queueFinished(Self.profile, items: [Self.item(1, Self.profile)], outcomes: [.sent]) == .goOn)
+        #expect(machine.queueFinished(Self.enrollment, items: [Self.item(2, Self.enrollment)], outcomes: [.halt(.signedOut)]) == .stop)
         #expect(machine.state == .finished)
+        // A queue that was on the wire when the halt came in finishes: what it sent is reported.
+        let course = ResourceKey.progress(course: "course-1", lesson: "lesson-1")
+        #expect(machine.queueFinished(course, items: [Self.item(3, course)], outcomes: [.sent]) == .stop)
+        #expect(machine.queueFinished(course, items: [Self.item(4, course)], outcomes: [.halt(.offline)]) == .stop)
         #expect(machine.lastError == .signedOut)
-        #expect(machine.report.sent == 1)
+        #expect(machine.report.sent == 2)
         #expect(machine.roundFinished() == .stop)
     }
 
@@ -63,7 +61,7 @@ import Testing
         var machine = DrainStateMachine()
         for round in 1...OutboxDecision.conflictResendLimit {
             machine.roundStarted()
-            _ = machine.batchFinished([(Self.profile, [Self.item(7, Self.profile)], [.resend])])
+            _ = machine.queueFinished(Self.profile, items: [Self.item(7, Self.profile)], outcomes: [.resend])
             #expect(machine.resendsExhausted.contains(7) == (round == OutboxDecision.conflictResendLimit))
             #expect(machine.roundFinished() == .goOn)
         }
@@ -73,9 +71,9 @@ import Testing
     func fewerOutcomesThanItems() {
         var machine = DrainStateMachine()
         machine.roundStarted()
-        _ = machine.batchFinished([
-            (Self.profile, [Self.item(1, Self.profile), Self.item(2, Self.profile), Self.item(3, Self.profile)], [.sent, .waitsForPrerequisite])
-        ])
+        _ = machine.queueFinished(
+            Self.profile, items: [Self.item(1, Self.profile), Self.item(2, Self.profile), Self.item(3, Self.profile)],
+            outcomes: [.sent, .waitsForPrerequisite])
         #expect(machine.report.sent == 1)
         #expect(machine.roundFinished() == .goOn)
     }

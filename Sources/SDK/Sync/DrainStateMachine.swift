@@ -1,5 +1,5 @@
 /// The bookkeeping of one drain, as a small state machine: the engine does the I/O (lists the due
-/// queues, sends batches) and feeds each batch's outcomes in; the machine says what comes next and
+/// queues, sends each queue) and feeds each queue's outcomes in; the machine says what comes next and
 /// keeps the report, the last error, the resources that sit the drain out and the conflict resends.
 /// A pure value, tested without I/O.
 struct DrainStateMachine: Sendable {
@@ -7,15 +7,15 @@ struct DrainStateMachine: Sendable {
     enum State: Sendable, Equatable {
         /// Between rounds: the next step lists the due queues again.
         case betweenRounds
-        /// Sending the batches of a round; `progressed` once any item moved.
+        /// Sending the queues of a round; `progressed` once any item moved.
         case inRound(progressed: Bool)
         /// Done: halted, cancelled, or a round moved nothing.
         case finished
     }
 
-    /// What the engine does after a batch or a round.
+    /// What the engine does after a queue or a round.
     enum Next: Sendable, Equatable {
-        /// Send the round's next batch (or, after a round, list the due queues again).
+        /// Send the round's next queue (or, after a round, list the due queues again).
         case goOn
         /// Stop draining.
         case stop
@@ -41,7 +41,7 @@ struct DrainStateMachine: Sendable {
         state = .inRound(progressed: false)
     }
 
-    /// The drain was cancelled before its next batch.
+    /// The drain was cancelled before its next queue.
     mutating func cancelled() {
         lastError = .cancelled
         state = .finished
@@ -58,31 +58,34 @@ struct DrainStateMachine: Sendable {
         state = .finished
     }
 
-    /// Takes in one batch: per resource, its items and their outcomes in order (processing of a
-    /// resource stops at its first item that pauses, so outcomes may be fewer than items).
+    /// Takes in one resource's items and their outcomes, in order (processing of a resource stops
+    /// at its first item that pauses, so outcomes may be fewer than items). The outcomes are
+    /// counted even after the drain halted: a resource already in flight when another one halted
+    /// finishes its request, and what it sent is in the report.
     ///
-    /// - Returns: ``Next/stop`` when an outcome halted the drain, else ``Next/goOn``.
-    mutating func batchFinished(_ results: [(resource: ResourceKey, items: [OutboxItem], outcomes: [OutboxProcessor.Outcome])]) -> Next {
-        guard case .inRound(var progressed) = state else { return .stop }
+    /// - Returns: ``Next/stop`` when an outcome halted the drain (now or before), else ``Next/goOn``.
+    mutating func queueFinished(_ resource: ResourceKey, items: [OutboxItem], outcomes: [OutboxProcessor.Outcome]) -> Next {
+        var moved = false
         var halted = false
-        for (resource, items, outcomes) in results {
-            for (item, outcome) in zip(items, outcomes) {
-                switch outcome {
-                case .sent: report.sent += 1; progressed = true
-                case .deadLettered: report.deadLettered += 1; progressed = true
-                case .parked: report.conflictsParked += 1; progressed = true
-                case .resend: resends[item.id, default: 0] += 1; progressed = true
-                case .gone, .waitsForPrerequisite: progressed = true
-                case .retryLater(let error): lastError = error; waiting.insert(resource)
-                case .halt(let error): lastError = error; halted = true
-                }
+        // After a halt, the first halt's error stays the drain's error.
+        let open = state != .finished
+        for (item, outcome) in zip(items, outcomes) {
+            switch outcome {
+            case .sent: report.sent += 1; moved = true
+            case .deadLettered: report.deadLettered += 1; moved = true
+            case .parked: report.conflictsParked += 1; moved = true
+            case .resend: resends[item.id, default: 0] += 1; moved = true
+            case .gone, .waitsForPrerequisite: moved = true
+            case .retryLater(let error): if open { lastError = error }; waiting.insert(resource)
+            case .halt(let error): if open { lastError = error }; halted = true
             }
         }
-        state = halted ? .finished : .inRound(progressed: progressed)
+        guard case .inRound(let progressed) = state else { return .stop }
+        state = halted ? .finished : .inRound(progressed: progressed || moved)
         return halted ? .stop : .goOn
     }
 
-    /// The round's batches are all sent.
+    /// The round's queues are all processed.
     ///
     /// - Returns: ``Next/goOn`` (list the due queues again) when the round moved an item, else
     ///   ``Next/stop``: what is left waits for a retry, a prerequisite or the user.

@@ -236,7 +236,7 @@ public actor SyncEngine {
         statusBroadcaster.update { $0.isSyncing = true }
         var machine = DrainStateMachine()
         var leased = false
-        rounds: while !Task.isCancelled {
+        while !Task.isCancelled {
             let now = ignoringRetryDelays ? Date.distantFuture : environment.now()
             // Items of one resource go in order; different resources go side by side.
             let due: [(resource: ResourceKey, items: [OutboxItem])]
@@ -255,26 +255,34 @@ public actor SyncEngine {
             let processor = OutboxProcessor(
                 client: client, store: store, cache: cache, policy: policy, environment: environment, staleAfter: staleAfter,
                 drainer: drainerID, resendsExhausted: machine.resendsExhausted)
-            for batchStart in stride(from: 0, to: due.count, by: parallelResources) {
-                if Task.isCancelled {
-                    machine.cancelled()
-                    break rounds
-                }
-                // One drainer per store, across processes: every claim takes or renews the lease in
-                // its own transaction, and a drain whose lease another drainer holds halts (`busy`).
-                leased = true
-                let batch = due[batchStart..<min(due.count, batchStart + parallelResources)]
-                let results = await withTaskGroup(of: (resource: ResourceKey, items: [OutboxItem], outcomes: [OutboxProcessor.Outcome]).self) { group in
-                    for queue in batch {
-                        let (resource, items) = (queue.resource, queue.items)
-                        group.addTask { (resource, items, await processor.process(items)) }
+            // One drainer per store, across processes: every claim takes or renews the lease in
+            // its own step, and a drain whose lease another drainer holds halts (`busy`).
+            leased = true
+            // Up to `parallelResources` queues at a time, the next one starting as soon as one
+            // finishes. After a halt or a cancellation no queue starts, and those already in
+            // flight finish their request and are counted.
+            let halted = await withTaskGroup(of: (resource: ResourceKey, items: [OutboxItem], outcomes: [OutboxProcessor.Outcome]).self) { group -> Bool in
+                var queues = due.makeIterator()
+                var stopping = false
+                var inFlight = 0
+                while true {
+                    while !stopping, inFlight < parallelResources, let queue = queues.next() {
+                        if Task.isCancelled {
+                            machine.cancelled()
+                            stopping = true
+                            break
+                        }
+                        group.addTask { (queue.resource, queue.items, await processor.process(queue.items)) }
+                        inFlight += 1
                     }
-                    var all: [(resource: ResourceKey, items: [OutboxItem], outcomes: [OutboxProcessor.Outcome])] = []
-                    for await outcomes in group { all.append(outcomes) }
-                    return all
+                    guard let finished = await group.next() else { return stopping }
+                    inFlight -= 1
+                    if machine.queueFinished(finished.resource, items: finished.items, outcomes: finished.outcomes) == .stop {
+                        stopping = true
+                    }
                 }
-                if machine.batchFinished(results) == .stop { break rounds }
             }
+            if halted { break }
             if machine.roundFinished() == .stop { break }
         }
         if leased { try? store.releaseDrainLease(owner: drainerID) }

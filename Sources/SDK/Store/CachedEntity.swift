@@ -27,6 +27,17 @@ struct CachedEntity: Codable, Sendable, Equatable, FetchableRecord, PersistableR
         static let sortKey = Column("sort_key")
     }
 
+    /// Inserts the entity or replaces the cached one with the same kind and id: one cached
+    /// statement (a settlement and a refresh store entities on every write; `save` ran an
+    /// update, then an insert, each through the record coder).
+    func store(_ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO entities (kind, id, parent_id, sort_key, json, version, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (kind, id) DO UPDATE SET parent_id = excluded.parent_id, sort_key = excluded.sort_key,
+            json = excluded.json, version = excluded.version, fetched_at = excluded.fetched_at
+            """).execute(arguments: [kind.rawValue, id, parentId, sortKey, json, version, fetchedAt])
+    }
+
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try JSONCoding.decoder.decode(T.self, from: json)
     }

@@ -26,17 +26,17 @@ enum LocalCache {
             try CachedEntity.make(
                 progress, kind: .progress, id: "\(course)/\(lesson)", parentID: course, sortKey: lesson,
                 version: progress.version, at: now
-            ).save(db)
+            ).store(db)
             return progress.version
         case .profile:
             guard let json, let user = try? JSONCoding.decoder.decode(User.self, from: json) else { return nil }
-            try CachedEntity.make(user, kind: .profile, id: "me", version: user.version, at: now).save(db)
+            try CachedEntity.make(user, kind: .profile, id: "me", version: user.version, at: now).store(db)
             return user.version
         case .enrollment(let course):
             if operation == .delete {
                 _ = try CachedEntity.deleteOne(db, key: ["kind": CachedEntity.Kind.enrollment.rawValue, "id": course])
             } else if let json, let enrollment = try? JSONCoding.decoder.decode(Enrollment.self, from: json) {
-                try CachedEntity.make(enrollment, kind: .enrollment, id: course, version: nil, at: now).save(db)
+                try CachedEntity.make(enrollment, kind: .enrollment, id: course, version: nil, at: now).store(db)
             }
             return nil
         }

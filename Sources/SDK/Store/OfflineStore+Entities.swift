@@ -8,13 +8,13 @@ extension OfflineStore {
     func replaceCourses(_ courses: [Course], at now: Date) async throws {
         try await writer.write { db in
             try CachedEntity.filter(CachedEntity.Columns.kind == CachedEntity.Kind.course.rawValue).deleteAll(db)
-            for course in courses { try Self.entity(course, at: now).save(db) }
+            for course in courses { try Self.entity(course, at: now).store(db) }
         }
     }
 
     /// Stores one course as the server sent it.
     func save(_ course: Course, at now: Date) async throws {
-        try await writer.write { db in try Self.entity(course, at: now).save(db) }
+        try await writer.write { db in try Self.entity(course, at: now).store(db) }
     }
 
     /// Replaces the cached lessons of `courseID` with `lessons`.
@@ -27,7 +27,7 @@ extension OfflineStore {
                 try CachedEntity.make(
                     lesson, kind: .lesson, id: lesson.id, parentID: courseID, sortKey: String(format: "%06d", lesson.order),
                     version: lesson.version, at: now
-                ).save(db)
+                ).store(db)
             }
         }
     }
@@ -39,7 +39,7 @@ extension OfflineStore {
                 try CachedEntity.make(
                     lesson, kind: .progress, id: "\(courseID)/\(lesson.lessonId)", parentID: courseID, sortKey: lesson.lessonId,
                     version: lesson.version, at: now
-                ).save(db)
+                ).store(db)
             }
         }
     }
@@ -47,7 +47,7 @@ extension OfflineStore {
     /// Stores the signed-in user's profile.
     func saveProfile(_ user: User, at now: Date) async throws {
         try await writer.write { db in
-            try CachedEntity.make(user, kind: .profile, id: "me", version: user.version, at: now).save(db)
+            try CachedEntity.make(user, kind: .profile, id: "me", version: user.version, at: now).store(db)
         }
     }
 
@@ -57,8 +57,8 @@ extension OfflineStore {
             try CachedEntity.filter(CachedEntity.Columns.kind == CachedEntity.Kind.enrollment.rawValue).deleteAll(db)
             for item in enrolled {
                 let enrollment = Enrollment(courseId: item.course.id, userId: "", enrolledAt: item.enrolledAt)
-                try CachedEntity.make(enrollment, kind: .enrollment, id: item.course.id, version: nil, at: now).save(db)
-                try Self.entity(item.course, at: now).save(db)
+                try CachedEntity.make(enrollment, kind: .enrollment, id: item.course.id, version: nil, at: now).store(db)
+                try Self.entity(item.course, at: now).store(db)
             }
         }
     }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -37,6 +38,14 @@ import Testing
             #expect(totalAfterFirst == 9)
             #expect(totalAfterReplay == totalAfterFirst)
         }
+    }
+
+    @Test("a fingerprint is the lowercase hex SHA-256 of the method, the path and the canonical body")
+    func fingerprintIsHexSHA256() {
+        let fingerprint = IdempotencyCoordinator.fingerprint(method: "PUT", path: "/v1/x", body: Data(#"{ "b" : 2, "a" : 1 }"#.utf8))
+        let expected = SHA256.hash(data: Data("PUT /v1/x\n{\"a\":1,\"b\":2}".utf8)).map { String(format: "%02x", $0) }.joined()
+        #expect(fingerprint == expected)
+        #expect([0x00, 0x0f, 0xa0, 0xff].hexDigits == "000fa0ff")
     }
 
     @Test("member order and whitespace do not make a different body")

@@ -12,7 +12,7 @@ enum SecureToken {
 
     /// The SHA-256 hex digest a token is stored and looked up by.
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(token.utf8)).hexDigits
     }
 }
 

@@ -52,7 +52,7 @@ struct MediaReceiver: Sendable {
                 try await handle.synchronize()
                 return received
             }
-            let sha256 = digest.map { String(format: "%02x", $0) }.joined()
+            let sha256 = digest.hexDigits
             return StagedMedia(file: staging, type: type, size: size, sha256: sha256)
         } catch {
             directory.remove(staging)

@@ -57,6 +57,6 @@ struct IdempotencyCoordinator: Sendable {
         var hasher = SHA256()
         hasher.update(data: Data("\(method) \(path)\n".utf8))
         hasher.update(data: canonical)
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return hasher.finalize().hexDigits
     }
 }

@@ -409,4 +409,83 @@ import Testing
         releaseFirst.yield()
         _ = try await first.value
     }
+
+    @Test("a request taken over as abandoned does not release its successor's claim when it finally ends")
+    func abandonedRequestKeepsItsHandsOff() async throws {
+        let clock = TestClock()
+        let coordinator = IdempotencyCoordinator(retention: .seconds(86_400), now: { clock.now })
+        let identity = try Self.identity()
+        let (releaseOne, endFirst) = AsyncStream.makeStream(of: Void.self)
+        let first = await Self.holdFirstRequest(coordinator, identity: identity, key: "k", release: releaseOne)
+        clock.advance(by: 61)
+        let (releaseTwo, endSecond) = AsyncStream.makeStream(of: Void.self)
+        let second = await Self.holdFirstRequest(coordinator, identity: identity, key: "k", release: releaseTwo)
+
+        // The first, stuck request ends while its successor still runs
+        endFirst.yield()
+        _ = try await first.value
+
+        // Then the key is still the second request's: a third is told to wait
+        let error = await #expect(throws: APIError.self) {
+            try await coordinator.perform(
+                key: "k", identity: identity, method: "POST", path: "/v1/courses", body: Data(#"{"a":1}"#.utf8)
+            ) {
+                Issue.record("the third request must not run while the second holds the key")
+                return EncodedResponse.noContent()
+            }
+        }
+        #expect(error?.code == "idempotency_in_progress")
+        endSecond.yield()
+        _ = try await second.value
+    }
+
+    @Test("another body under a key whose first request is still in flight answers 422 idempotency_key_reused")
+    func reusedWhileInFlight() async throws {
+        let clock = TestClock()
+        let coordinator = IdempotencyCoordinator(retention: .seconds(86_400), now: { clock.now })
+        let identity = try Self.identity()
+        let (release, releaseFirst) = AsyncStream.makeStream(of: Void.self)
+        let first = await Self.holdFirstRequest(coordinator, identity: identity, key: "k", release: release)
+
+        let error = await #expect(throws: APIError.self) {
+            try await coordinator.perform(
+                key: "k", identity: identity, method: "POST", path: "/v1/courses", body: Data(#"{"a":2}"#.utf8)
+            ) {
+                Issue.record("a request reusing the key must not run")
+                return EncodedResponse.noContent()
+            }
+        }
+        #expect(error?.code == "idempotency_key_reused")
+        releaseFirst.yield()
+        _ = try await first.value
+    }
+
+    @Test("a claim row without an answer, as an earlier server version left it when it stopped mid-request, blocks nothing")
+    func claimRowFromEarlierVersionIsNoAnswer() async throws {
+        let clock = TestClock()
+        let coordinator = IdempotencyCoordinator(retention: .seconds(86_400), now: { clock.now })
+        let identity = try Self.identity()
+        try await identity.store.database.writer.write { db in
+            try db.execute(
+                sql: "INSERT INTO idempotency_keys (user_id, key, fingerprint, created_at) VALUES (?, 'k', 'old', ?)",
+                arguments: [identity.userID, clock.now])
+        }
+
+        let answer = try await coordinator.perform(
+            key: "k", identity: identity, method: "POST", path: "/v1/courses", body: Data(#"{"a":1}"#.utf8)
+        ) {
+            try EncodedResponse.json(["id": "new"], status: .created)
+        }
+
+        #expect(answer.status == .created)
+        #expect(answer.headers[.idempotentReplayed] == nil)
+        // And its answer replaces the row: the same request now replays it
+        let replay = try await coordinator.perform(
+            key: "k", identity: identity, method: "POST", path: "/v1/courses", body: Data(#"{"a":1}"#.utf8)
+        ) {
+            Issue.record("a replay must not run the operation")
+            return EncodedResponse.noContent()
+        }
+        #expect(replay.headers[.idempotentReplayed] == "true")
+    }
 }

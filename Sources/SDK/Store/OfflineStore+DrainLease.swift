@@ -15,9 +15,8 @@ extension OfflineStore {
     /// - Returns: whether `owner` holds the lease now.
     static func holdDrainLease(_ db: Database, owner: String, now: Date, until expiry: Date) throws -> Bool {
         if let holder = try drainLease(db), holder.owner != owner, holder.expiry > now { return false }
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
-            arguments: [drainLeaseKey, "\(owner) \(expiry.timeIntervalSince1970)"])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)")
+            .execute(arguments: [drainLeaseKey, "\(owner) \(expiry.timeIntervalSince1970)"])
         return true
     }
 
@@ -34,7 +33,7 @@ extension OfflineStore {
     }
 
     private static func drainLease(_ db: Database) throws -> (owner: String, expiry: Date)? {
-        guard let value = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [drainLeaseKey]) else {
+        guard let value = try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM settings WHERE key = ?"), arguments: [drainLeaseKey]) else {
             return nil
         }
         let parts = value.split(separator: " ")

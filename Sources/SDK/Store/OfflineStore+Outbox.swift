@@ -93,8 +93,11 @@ extension OfflineStore {
     func claim(_ id: Int64, owner: String, now: Date, leaseUntil expiry: Date) async throws -> Claim {
         try await groupCommit.write { db in
             guard try Self.holdDrainLease(db, owner: owner, now: now, until: expiry) else { return .leaseLost }
-            guard let current = try OutboxRecord.fetchOne(db, key: id) else { return .gone }
-            try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", arguments: [id])
+            // Cached statements: a drain claims and settles every item.
+            guard let current = try OutboxRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM outbox WHERE id = ?"), arguments: [id]) else {
+                return .gone
+            }
+            try db.cachedStatement(sql: "UPDATE outbox SET attempts = attempts + 1 WHERE id = ?").execute(arguments: [id])
             return .claimed(try current.value())
         }
     }
@@ -114,11 +117,10 @@ extension OfflineStore {
     private static func settle(_ db: Database, _ item: OutboxItem, answer: Data, at now: Date, droppingResponses stalePrefixes: [String]) throws {
         try removeResponses(db, withKeyPrefixes: stalePrefixes)
         let version = try LocalCache.apply(db, resource: item.resource, operation: item.operation, json: answer, at: now)
-        _ = try OutboxRecord.deleteOne(db, key: item.id)
+        try db.cachedStatement(sql: "DELETE FROM outbox WHERE id = ?").execute(arguments: [item.id])
         if let version {
-            try db.execute(
-                sql: "UPDATE outbox SET base_version = ?, base_json = ? WHERE resource = ? AND id > ?",
-                arguments: [version, answer, item.resource.description, item.id])
+            try db.cachedStatement(sql: "UPDATE outbox SET base_version = ?, base_json = ? WHERE resource = ? AND id > ?")
+                .execute(arguments: [version, answer, item.resource.description, item.id])
         }
     }
 

@@ -78,7 +78,8 @@ extension OfflineStore {
     /// Drops the answers under `prefixes` inside the caller's transaction.
     static func removeResponses(_ db: Database, withKeyPrefixes prefixes: [String]) throws {
         for prefix in prefixes {
-            try db.execute(sql: "DELETE FROM http_cache WHERE key LIKE ? ESCAPE '\\'", arguments: [likePattern(prefix)])
+            // Cached: every settled write drops the answers it made stale.
+            try db.cachedStatement(sql: "DELETE FROM http_cache WHERE key LIKE ? ESCAPE '\\'").execute(arguments: [likePattern(prefix)])
         }
     }
 

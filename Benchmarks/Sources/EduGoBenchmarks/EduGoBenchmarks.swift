@@ -3,13 +3,14 @@ import Foundation
 /// `EduGoBenchmarks sdk [--runs N] [--json FILE]`: measures the SDK's costs and prints a
 /// Markdown section (and writes the raw samples as JSON when asked).
 ///
-/// `EduGoBenchmarks drain [--runs N]` measures only the drain and the direct PUTs (for profiling).
+/// `EduGoBenchmarks drain [--runs N]` measures only the drain and the direct PUTs, and
+/// `EduGoBenchmarks enqueue [--runs N]` only the outbox enqueue and the raw insert (for profiling).
 @main
 struct EduGoBenchmarks {
     static func main() async throws {
         var arguments = Array(CommandLine.arguments.dropFirst())
-        guard let mode = arguments.first, ["sdk", "drain"].contains(mode) else {
-            FileHandle.standardError.write(Data("usage: EduGoBenchmarks sdk|drain [--runs N] [--json FILE]\n".utf8))
+        guard let mode = arguments.first, ["sdk", "drain", "enqueue"].contains(mode) else {
+            FileHandle.standardError.write(Data("usage: EduGoBenchmarks sdk|drain|enqueue [--runs N] [--json FILE]\n".utf8))
             exit(1)
         }
         arguments.removeFirst()
@@ -30,6 +31,12 @@ struct EduGoBenchmarks {
         let benchmarks = SDKBenchmarks(runs: runs, scratch: scratch)
         let server = try await BenchServer.start()
 
+        if mode == "enqueue" {
+            let (enqueue, insert) = try await benchmarks.enqueueVersusInsert(count: 2_000)
+            await server.stop()
+            print("enqueue \(format(enqueue.median)) ops/s, insert \(format(insert.median)) ops/s (ratio \(format(enqueue.median / insert.median)))")
+            return
+        }
         if mode == "drain" {
             let (drain, direct, keyed) = try await benchmarks.drainVersusDirect(server: server.url, writes: 1_000)
             await server.stop()

@@ -1,49 +1,90 @@
 import Foundation
 import GRDB
 
-/// An answer stored under an `Idempotency-Key`, with the fingerprint of the request it answered.
-struct StoredIdempotentAnswer: Sendable {
+/// What claiming an `Idempotency-Key` found (``TenantStore/claimIdempotencyKey(_:)``).
+enum IdempotencyClaim: Sendable {
+    /// The key is this request's now: run it.
+    case claimed
+    /// A request with the key succeeded before: replay its answer.
+    case answered(EncodedResponse)
+}
+
+/// One claim of an `Idempotency-Key`.
+struct IdempotencyKeyClaim: Sendable {
+    var userID: String
+    var key: String
     var fingerprint: String
-    var answer: EncodedResponse
+    var now: Date
+    /// Stored answers older than this are forgotten.
+    var expiredBefore: Date
+    /// A claim older than this with no stored answer belongs to a crashed request and is taken over.
+    var abandonedBefore: Date
 }
 
 extension TenantStore {
-    /// The answer stored under `key` for `userID`, unless it was stored before `expiredBefore`
-    /// (a forgotten key). A row without an answer (a claim written by an earlier version of the
-    /// server, which kept claims in the database) is no answer.
-    func storedIdempotentAnswer(userID: String, key: String, expiredBefore: Date) async throws -> StoredIdempotentAnswer? {
-        try await database.writer.read { db in
+    /// Claims a key for a request, in one transaction: forgets expired keys, then either replays a
+    /// stored answer, refuses (`422 idempotency_key_reused` for another request's key,
+    /// `409 idempotency_in_progress` while the first request runs), takes over an abandoned claim,
+    /// or claims the key.
+    func claimIdempotencyKey(_ claim: IdempotencyKeyClaim) async throws -> IdempotencyClaim {
+        try await database.writer.write { db -> IdempotencyClaim in
+            try db.execute(sql: "DELETE FROM idempotency_keys WHERE created_at < ?", arguments: [claim.expiredBefore])
             guard let row = try Row.fetchOne(
                 db,
-                sql: """
-                    SELECT fingerprint, status, headers, body FROM idempotency_keys
-                    WHERE user_id = ? AND key = ? AND status IS NOT NULL AND created_at >= ?
-                    """,
-                arguments: [userID, key, expiredBefore]),
-                let status: Int = row["status"]
-            else { return nil }
-            let headerJSON: String = row["headers"] ?? "{}"
-            let headers = (try? JSONDecoder().decode([String: String].self, from: Data(headerJSON.utf8))) ?? [:]
-            return StoredIdempotentAnswer(
-                fingerprint: row["fingerprint"],
-                answer: EncodedResponse(status: .init(code: status), headers: headers, body: row["body"] ?? Data()))
+                sql: "SELECT fingerprint, status, headers, body, created_at FROM idempotency_keys WHERE user_id = ? AND key = ?",
+                arguments: [claim.userID, claim.key])
+            else {
+                try db.execute(
+                    sql: "INSERT INTO idempotency_keys (user_id, key, fingerprint, created_at) VALUES (?, ?, ?, ?)",
+                    arguments: [claim.userID, claim.key, claim.fingerprint, claim.now])
+                return .claimed
+            }
+            let storedFingerprint: String = row["fingerprint"]
+            guard storedFingerprint == claim.fingerprint else {
+                throw APIError(
+                    .unprocessableContent, code: "idempotency_key_reused",
+                    detail: "This Idempotency-Key was used with a different request.")
+            }
+            if let status: Int = row["status"] {
+                let headerJSON: String = row["headers"] ?? "{}"
+                let headers = (try? JSONDecoder().decode([String: String].self, from: Data(headerJSON.utf8))) ?? [:]
+                return .answered(EncodedResponse(status: .init(code: status), headers: headers, body: row["body"] ?? Data()))
+            }
+            let createdAt: Date = row["created_at"]
+            guard createdAt < claim.abandonedBefore else {
+                throw APIError(
+                    .conflict, code: "idempotency_in_progress",
+                    detail: "A request with this Idempotency-Key is still being processed.")
+            }
+            try db.execute(
+                sql: "UPDATE idempotency_keys SET created_at = ? WHERE user_id = ? AND key = ?",
+                arguments: [claim.now, claim.userID, claim.key])
+            return .claimed
         }
     }
 
-    /// Stores a successful answer under `key` for replay, in one transaction that also forgets
-    /// the keys stored before `expiredBefore`.
-    func storeIdempotentAnswer(
-        userID: String, key: String, fingerprint: String, answer: EncodedResponse, at now: Date, expiredBefore: Date
-    ) async throws {
+    /// Settles a claimed key: a successful (2xx) answer is stored for replay; any other answer
+    /// releases the key, so the client may retry.
+    func settleIdempotencyKey(userID: String, key: String, answer: EncodedResponse) async throws {
         let headerJSON = String(decoding: try JSONEncoder().encode(answer.headers), as: UTF8.self)
         try await database.writer.write { db in
-            try db.execute(sql: "DELETE FROM idempotency_keys WHERE created_at < ?", arguments: [expiredBefore])
+            if (200..<300).contains(answer.status.code) {
+                try db.execute(
+                    sql: "UPDATE idempotency_keys SET status = ?, headers = ?, body = ? WHERE user_id = ? AND key = ?",
+                    arguments: [answer.status.code, headerJSON, answer.body, userID, key])
+            } else {
+                try db.execute(
+                    sql: "DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?", arguments: [userID, key])
+            }
+        }
+    }
+
+    /// Releases a claim whose request failed (its answer was never stored).
+    func releaseIdempotencyKey(userID: String, key: String) async throws {
+        try await database.writer.write { db in
             try db.execute(
-                sql: """
-                    INSERT OR REPLACE INTO idempotency_keys (user_id, key, fingerprint, status, headers, body, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [userID, key, fingerprint, answer.status.code, headerJSON, answer.body, now])
+                sql: "DELETE FROM idempotency_keys WHERE user_id = ? AND key = ? AND status IS NULL",
+                arguments: [userID, key])
         }
     }
 }

@@ -4,18 +4,14 @@ import Hummingbird
 
 /// `Idempotency-Key` handling for POST, PUT and PATCH, scoped by tenant (database) and user.
 ///
-/// The first request with a key claims it (in memory, ``InFlightIdempotencyKeys``); a successful
-/// (2xx) answer is stored and replayed for 24 h to the same key with the same method, path and
-/// body. A failed attempt stores nothing, so a client may retry it (for example with a re-based
-/// version after a conflict). A keyed request costs one write transaction more than an unkeyed
-/// one: the stored answer.
+/// The first request with a key claims it; a successful (2xx) answer is stored and replayed for
+/// 24 h to the same key with the same method, path and body. A failed attempt releases the key,
+/// so a client may retry it (for example with a re-based version after a conflict).
 struct IdempotencyCoordinator: Sendable {
     let retention: Duration
-    /// A claim older than this with no stored answer belongs to a stuck request and is taken over.
+    /// A claim older than this with no stored answer belongs to a crashed request and is taken over.
     let abandonedAfter: TimeInterval = 60
     let now: @Sendable () -> Date
-    /// The keys whose requests are running (shared by every copy of the coordinator).
-    let inFlight = InFlightIdempotencyKeys()
 
     func perform(
         key: String?, identity: Identity, method: String, path: String, body: Data,
@@ -30,32 +26,23 @@ struct IdempotencyCoordinator: Sendable {
         let store = identity.store
         let userID = identity.userID
         let current = now()
-        let expiredBefore = current.addingTimeInterval(-retention.timeInterval)
-        let slot = InFlightIdempotencyKeys.Slot(tenant: identity.tenantID.rawValue, user: userID, key: key)
-        let token: UInt64
-        switch inFlight.claim(slot, fingerprint: fingerprint, now: current, abandonedBefore: current.addingTimeInterval(-abandonedAfter)) {
-        case .claimed(let claimed): token = claimed
-        case .inProgress: throw Self.inProgress
-        case .reused: throw Self.reused
+        let claim = try await store.claimIdempotencyKey(
+            IdempotencyKeyClaim(
+                userID: userID, key: key, fingerprint: fingerprint, now: current,
+                expiredBefore: current.addingTimeInterval(-retention.timeInterval),
+                abandonedBefore: current.addingTimeInterval(-abandonedAfter)))
+        if case .answered(let stored) = claim { return stored.response(replayed: true) }
+
+        let result: EncodedResponse
+        do {
+            result = try await operation()
+        } catch {
+            try? await store.releaseIdempotencyKey(userID: userID, key: key)
+            throw error
         }
-        // Released only after the answer is stored: a request that claims the key next finds it.
-        defer { inFlight.release(slot, token: token) }
-        if let stored = try await store.storedIdempotentAnswer(userID: userID, key: key, expiredBefore: expiredBefore) {
-            guard stored.fingerprint == fingerprint else { throw Self.reused }
-            return stored.answer.response(replayed: true)
-        }
-        let result = try await operation()
-        if (200..<300).contains(result.status.code) {
-            try await store.storeIdempotentAnswer(
-                userID: userID, key: key, fingerprint: fingerprint, answer: result, at: current, expiredBefore: expiredBefore)
-        }
+        try await store.settleIdempotencyKey(userID: userID, key: key, answer: result)
         return result.response()
     }
-
-    private static let reused = APIError(
-        .unprocessableContent, code: "idempotency_key_reused", detail: "This Idempotency-Key was used with a different request.")
-    private static let inProgress = APIError(
-        .conflict, code: "idempotency_in_progress", detail: "A request with this Idempotency-Key is still being processed.")
 
     /// Method, path and the body's canonical JSON (member order does not matter).
     static func fingerprint(method: String, path: String, body: Data) -> String {

@@ -409,4 +409,25 @@ import Testing
         releaseFirst.yield()
         _ = try await first.value
     }
+
+    @Test("another body under a key whose first request is still in flight answers 422 idempotency_key_reused")
+    func reusedWhileInFlight() async throws {
+        let clock = TestClock()
+        let coordinator = IdempotencyCoordinator(retention: .seconds(86_400), now: { clock.now })
+        let identity = try Self.identity()
+        let (release, releaseFirst) = AsyncStream.makeStream(of: Void.self)
+        let first = await Self.holdFirstRequest(coordinator, identity: identity, key: "k", release: release)
+
+        let error = await #expect(throws: APIError.self) {
+            try await coordinator.perform(
+                key: "k", identity: identity, method: "POST", path: "/v1/courses", body: Data(#"{"a":2}"#.utf8)
+            ) {
+                Issue.record("a request reusing the key must not run")
+                return EncodedResponse.noContent()
+            }
+        }
+        #expect(error?.code == "idempotency_key_reused")
+        releaseFirst.yield()
+        _ = try await first.value
+    }
 }

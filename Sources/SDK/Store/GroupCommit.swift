@@ -8,7 +8,7 @@ import Synchronization
 /// when the writer gets to them shares one. A step runs in its own savepoint, so a step that
 /// throws undoes only itself and gets its own error; the step's caller resumes once the shared
 /// transaction committed (or with the commit's error when it did not), never before: what a
-/// caller was told is on disk.
+/// caller was told is committed.
 ///
 /// Steps run on the writer's queue whether or not their caller's task was cancelled: an answer that
 /// arrived after its drain was cancelled is still settled, so the write is not sent again.

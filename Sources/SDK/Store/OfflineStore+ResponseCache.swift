@@ -31,22 +31,9 @@ extension OfflineStore {
         }
     }
 
-    /// Drops answers whose key starts with one of `prefixes`; looks first, so a mutation that
-    /// touches nothing cached writes nothing.
+    /// Drops answers whose key starts with one of `prefixes`, in one transaction.
     func removeResponses(withKeyPrefixes prefixes: [String]) async throws {
-        let patterns = prefixes.map(Self.likePattern)
-        let cached = try await writer.read { db in
-            try patterns.contains { pattern in
-                try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS(SELECT 1 FROM http_cache WHERE key LIKE ? ESCAPE '\\')", arguments: [pattern]) == true
-            }
-        }
-        guard cached else { return }
-        try await writer.write { db in
-            for pattern in patterns {
-                try db.execute(sql: "DELETE FROM http_cache WHERE key LIKE ? ESCAPE '\\'", arguments: [pattern])
-            }
-        }
+        try await writer.write { db in try Self.removeResponses(db, withKeyPrefixes: prefixes) }
     }
 
     /// How many answers and bytes the persistent cache holds.
@@ -76,16 +63,37 @@ extension OfflineStore {
     }
 
     /// Drops the answers under `prefixes` inside the caller's transaction.
+    ///
+    /// A key starts with `prefix` exactly when it sorts from `prefix` up to (not including) the
+    /// prefix's successor: a range the key's index answers, where a `LIKE` read every row and
+    /// ignored ASCII case.
     static func removeResponses(_ db: Database, withKeyPrefixes prefixes: [String]) throws {
         for prefix in prefixes {
             // Cached: every settled write drops the answers it made stale.
-            try db.cachedStatement(sql: "DELETE FROM http_cache WHERE key LIKE ? ESCAPE '\\'").execute(arguments: [likePattern(prefix)])
+            if let end = successor(ofPrefix: prefix) {
+                try db.cachedStatement(sql: "DELETE FROM http_cache WHERE key >= ? AND key < ?").execute(arguments: [prefix, end])
+            } else {
+                try db.cachedStatement(sql: "DELETE FROM http_cache WHERE key >= ?").execute(arguments: [prefix])
+            }
         }
     }
 
-    private static func likePattern(_ prefix: String) -> String {
-        prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_") + "%"
+    /// The smallest text greater than every text that starts with `prefix` (SQLite compares text
+    /// by its UTF-8 bytes, which sort as the scalars do), or `nil` when there is none (a prefix of
+    /// U+10FFFF only, or empty).
+    static func successor(ofPrefix prefix: String) -> String? {
+        var scalars = Array(prefix.unicodeScalars)
+        while let last = scalars.popLast() {
+            // The next scalar value, stepping over the surrogates (not scalars).
+            let next = last.value == 0xD7FF ? 0xE000 : last.value + 1
+            if let scalar = Unicode.Scalar(next) {
+                scalars.append(scalar)
+                var text = String.UnicodeScalarView()
+                text.append(contentsOf: scalars)
+                return String(text)
+            }
+        }
+        return nil
     }
 }
 

@@ -21,42 +21,6 @@ struct OutboxRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
     var nextAttemptAt: Date?
     var lastError: String?
 
-    init(
-        id: Int64?, resource: String, operation: OutboxItem.Operation, method: String, path: String, body: Data?,
-        baseVersion: Int?, baseJson: Data?, idempotencyKey: String, createdAt: Date, attempts: Int, nextAttemptAt: Date?,
-        lastError: String?
-    ) {
-        self.id = id
-        self.resource = resource
-        self.operation = operation
-        self.method = method
-        self.path = path
-        self.body = body
-        self.baseVersion = baseVersion
-        self.baseJson = baseJson
-        self.idempotencyKey = idempotencyKey
-        self.createdAt = createdAt
-        self.attempts = attempts
-        self.nextAttemptAt = nextAttemptAt
-        self.lastError = lastError
-    }
-
-    /// Read by column name, not through `Decodable`: every claim reads its item, and the coder
-    /// with its snake-case strategy was most of a claim's cost.
-    init(row: Row) throws {
-        let operation: String = try row.decode(forColumn: "operation")
-        guard let parsed = OutboxItem.Operation(rawValue: operation) else {
-            throw StoreRowError(description: "a row of outbox has an unknown operation: \(operation)")
-        }
-        self.init(
-            id: try row.decode(forColumn: "id"), resource: try row.decode(forColumn: "resource"), operation: parsed,
-            method: try row.decode(forColumn: "method"), path: try row.decode(forColumn: "path"), body: try row.decode(forColumn: "body"),
-            baseVersion: try row.decode(forColumn: "base_version"), baseJson: try row.decode(forColumn: "base_json"),
-            idempotencyKey: try row.decode(forColumn: "idempotency_key"), createdAt: try row.decode(forColumn: "created_at"),
-            attempts: try row.decode(forColumn: "attempts"), nextAttemptAt: try row.decode(forColumn: "next_attempt_at"),
-            lastError: try row.decode(forColumn: "last_error"))
-    }
-
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }
@@ -74,6 +38,24 @@ struct OutboxRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
             id: id, resource: key, operation: operation, method: method, path: path, body: body, baseVersion: baseVersion,
             baseJson: baseJson, idempotencyKey: idempotencyKey, createdAt: createdAt, attempts: attempts,
             nextAttemptAt: nextAttemptAt, lastError: lastError)
+    }
+}
+
+extension OutboxRecord {
+    /// Read by column name, not through `Decodable`: every claim reads its item, and the coder
+    /// with its snake-case strategy was most of a claim's cost.
+    init(row: Row) throws {
+        let operation: String = try row.decode(forColumn: "operation")
+        guard let parsed = OutboxItem.Operation(rawValue: operation) else {
+            throw StoreRowError(description: "a row of outbox has an unknown operation: \(operation)")
+        }
+        self.init(
+            id: try row.decode(forColumn: "id"), resource: try row.decode(forColumn: "resource"), operation: parsed,
+            method: try row.decode(forColumn: "method"), path: try row.decode(forColumn: "path"), body: try row.decode(forColumn: "body"),
+            baseVersion: try row.decode(forColumn: "base_version"), baseJson: try row.decode(forColumn: "base_json"),
+            idempotencyKey: try row.decode(forColumn: "idempotency_key"), createdAt: try row.decode(forColumn: "created_at"),
+            attempts: try row.decode(forColumn: "attempts"), nextAttemptAt: try row.decode(forColumn: "next_attempt_at"),
+            lastError: try row.decode(forColumn: "last_error"))
     }
 }
 

@@ -8,11 +8,11 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ResponseInvalidationTests {
     @Test("a prefix's successor bounds every text that starts with it")
     func successor() {
-        #expect(OfflineStore.successor(ofPrefix: "t|u|/v1/courses") == "t|u|/v1/courset")
-        #expect(OfflineStore.successor(ofPrefix: "a\u{D7FF}") == "a\u{E000}")
-        #expect(OfflineStore.successor(ofPrefix: "a\u{10FFFF}") == "b")
-        #expect(OfflineStore.successor(ofPrefix: "\u{10FFFF}") == nil)
-        #expect(OfflineStore.successor(ofPrefix: "") == nil)
+        #expect(PrefixRange.successor(ofPrefix: "t|u|/v1/courses") == "t|u|/v1/courset")
+        #expect(PrefixRange.successor(ofPrefix: "a\u{D7FF}") == "a\u{E000}")
+        #expect(PrefixRange.successor(ofPrefix: "a\u{10FFFF}") == "b")
+        #expect(PrefixRange.successor(ofPrefix: "\u{10FFFF}") == nil)
+        #expect(PrefixRange.successor(ofPrefix: "") == nil)
     }
 
     @Test("the answers whose key starts with the prefix are dropped; a key differing in case, or just past the prefix, stays")

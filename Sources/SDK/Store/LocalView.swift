@@ -75,11 +75,12 @@ enum LocalView {
         return Cached(value: values, hasPendingWrites: !pending.isEmpty, fetchedAt: entities.map(\.fetchedAt).min())
     }
 
-    /// The queued items whose stored resource starts with `prefix` (exactly: `instr` compares
-    /// case and all, where `LIKE` would ignore ASCII case), in queue order.
+    /// The queued items whose stored resource starts with `prefix` (exactly, as a range of the
+    /// resource's index: ``PrefixRange``), in queue order.
     static func pending(_ db: Database, prefix: String) throws -> [OutboxItem] {
-        try OutboxRecord
-            .fetchAll(db, sql: "SELECT * FROM outbox WHERE instr(resource, ?) = 1 ORDER BY id", arguments: [prefix])
+        let range = PrefixRange(column: "resource", prefix: prefix)
+        return try OutboxRecord
+            .fetchAll(db, sql: "SELECT * FROM outbox WHERE \(range.sql) ORDER BY id", arguments: range.arguments)
             .map { try $0.value() }
     }
 

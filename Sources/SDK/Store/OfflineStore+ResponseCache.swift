@@ -62,38 +62,14 @@ extension OfflineStore {
         }
     }
 
-    /// Drops the answers under `prefixes` inside the caller's transaction.
-    ///
-    /// A key starts with `prefix` exactly when it sorts from `prefix` up to (not including) the
-    /// prefix's successor: a range the key's index answers, where a `LIKE` read every row and
-    /// ignored ASCII case.
+    /// Drops the answers under `prefixes` inside the caller's transaction, each prefix a range of
+    /// the key's index (``PrefixRange``).
     static func removeResponses(_ db: Database, withKeyPrefixes prefixes: [String]) throws {
         for prefix in prefixes {
+            let range = PrefixRange(column: "key", prefix: prefix)
             // Cached: every settled write drops the answers it made stale.
-            if let end = successor(ofPrefix: prefix) {
-                try db.cachedStatement(sql: "DELETE FROM http_cache WHERE key >= ? AND key < ?").execute(arguments: [prefix, end])
-            } else {
-                try db.cachedStatement(sql: "DELETE FROM http_cache WHERE key >= ?").execute(arguments: [prefix])
-            }
+            try db.cachedStatement(sql: "DELETE FROM http_cache WHERE \(range.sql)").execute(arguments: range.arguments)
         }
-    }
-
-    /// The smallest text greater than every text that starts with `prefix` (SQLite compares text
-    /// by its UTF-8 bytes, which sort as the scalars do), or `nil` when there is none (a prefix of
-    /// U+10FFFF only, or empty).
-    static func successor(ofPrefix prefix: String) -> String? {
-        var scalars = Array(prefix.unicodeScalars)
-        while let last = scalars.popLast() {
-            // The next scalar value, stepping over the surrogates (not scalars).
-            let next = last.value == 0xD7FF ? 0xE000 : last.value + 1
-            if let scalar = Unicode.Scalar(next) {
-                scalars.append(scalar)
-                var text = String.UnicodeScalarView()
-                text.append(contentsOf: scalars)
-                return String(text)
-            }
-        }
-        return nil
     }
 }
 

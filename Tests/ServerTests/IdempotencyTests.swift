@@ -342,8 +342,17 @@ import Testing
         return first
     }
 
-    @Test("a second request while the first with the same key is in flight answers 409 idempotency_in_progress")
-    func inFlightConflict() async throws {
+    /// A second request under a key whose first request is in flight: the same body is told to
+    /// wait, another body is refused as a reused key.
+    static let whileInFlight: [(body: String, code: String, status: HTTPResponse.Status)] = [
+        (#"{"a":1}"#, "idempotency_in_progress", .conflict),
+        (#"{"a":2}"#, "idempotency_key_reused", .unprocessableContent),
+    ]
+
+    @Test(
+        "a second request while the first with the same key is in flight answers 409 idempotency_in_progress; with another body, 422 idempotency_key_reused",
+        arguments: whileInFlight)
+    func inFlightConflict(body: String, code: String, status: HTTPResponse.Status) async throws {
         // Given a first request holding key k mid-operation
         let clock = TestClock()
         let coordinator = IdempotencyCoordinator(retention: .seconds(86_400), now: { clock.now })
@@ -351,19 +360,19 @@ import Testing
         let (release, releaseFirst) = AsyncStream.makeStream(of: Void.self)
         let first = await Self.holdFirstRequest(coordinator, identity: identity, key: "k", release: release)
 
-        // When the same request arrives again
+        // When a request with the same key arrives
         let error = await #expect(throws: APIError.self) {
             try await coordinator.perform(
-                key: "k", identity: identity, method: "POST", path: "/v1/courses", body: Data(#"{"a":1}"#.utf8)
+                key: "k", identity: identity, method: "POST", path: "/v1/courses", body: Data(body.utf8)
             ) {
                 Issue.record("the second request must not run")
                 return EncodedResponse.noContent()
             }
         }
 
-        // Then it is told to wait, and the first completes normally
-        #expect(error?.code == "idempotency_in_progress")
-        #expect(error?.status == .conflict)
+        // Then it is refused without running, and the first completes normally
+        #expect(error?.code == code)
+        #expect(error?.status == status)
         releaseFirst.yield()
         #expect(try await first.value.status == .created)
     }
@@ -410,24 +419,4 @@ import Testing
         _ = try await first.value
     }
 
-    @Test("another body under a key whose first request is still in flight answers 422 idempotency_key_reused")
-    func reusedWhileInFlight() async throws {
-        let clock = TestClock()
-        let coordinator = IdempotencyCoordinator(retention: .seconds(86_400), now: { clock.now })
-        let identity = try Self.identity()
-        let (release, releaseFirst) = AsyncStream.makeStream(of: Void.self)
-        let first = await Self.holdFirstRequest(coordinator, identity: identity, key: "k", release: release)
-
-        let error = await #expect(throws: APIError.self) {
-            try await coordinator.perform(
-                key: "k", identity: identity, method: "POST", path: "/v1/courses", body: Data(#"{"a":2}"#.utf8)
-            ) {
-                Issue.record("a request reusing the key must not run")
-                return EncodedResponse.noContent()
-            }
-        }
-        #expect(error?.code == "idempotency_key_reused")
-        releaseFirst.yield()
-        _ = try await first.value
-    }
 }

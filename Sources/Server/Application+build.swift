@@ -190,5 +190,6 @@ enum ResourceRoutes {
         LessonRoutes(deps: deps).register(in: &routes)
         ProgressRoutes(deps: deps).register(in: &routes)
         MediaRoutes(deps: deps, directory: deps.media).register(in: &routes)
+        SyncRoutes(deps: deps).register(in: &routes)
     }
 }

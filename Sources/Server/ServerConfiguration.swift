@@ -52,6 +52,9 @@ public struct ServerConfiguration: Sendable {
     public var strictTransportSecurity: String?
     /// How long idempotency records are kept.
     public var idempotencyRetention: Duration
+    /// How long the change feed keeps a change (and a deletion's tombstone); a cursor older than
+    /// that answers `410 cursor_expired`. Measured on the server's clock.
+    public var changeRetention: Duration = .seconds(30 * 24 * 3600)
     /// The wall clock. Tests inject a controllable one.
     public var now: @Sendable () -> Date
     /// Called once the server listens, with the bound port.

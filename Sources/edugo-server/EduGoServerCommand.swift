@@ -73,6 +73,11 @@ struct EduGoServerCommand: AsyncParsableCommand {
         help: "Most connections served at once; more wait in the backlog. [EDUGO_MAX_CONNECTIONS] (default: 512)")
     var maxConnections: Int?
 
+    @Option(
+        name: .customLong("change-retention"),
+        help: "Seconds the change feed keeps changes and deletions; an older cursor answers 410 and the client syncs from scratch. [EDUGO_CHANGE_RETENTION] (default: 2592000, 30 days)")
+    var changeRetention: Int?
+
     // MARK: Lesson media (issue 15)
 
     @Option(
@@ -240,6 +245,9 @@ struct EduGoServerCommand: AsyncParsableCommand {
         }
         if let seconds = try number(idleTimeout, "EDUGO_IDLE_TIMEOUT", "idle-timeout", 0...86400) {
             configuration.idleTimeout = seconds == 0 ? nil : .seconds(seconds)
+        }
+        if let seconds = try number(changeRetention, "EDUGO_CHANGE_RETENTION", "change-retention", 60...(10 * 365 * 86400)) {
+            configuration.changeRetention = .seconds(seconds)
         }
         if let count = try number(maxConnections, "EDUGO_MAX_CONNECTIONS", "max-connections", 1...1_000_000) {
             configuration.maxConnections = count

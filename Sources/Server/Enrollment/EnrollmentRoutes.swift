@@ -5,12 +5,6 @@ import Hummingbird
 struct EnrollmentRoutes {
     let deps: Dependencies
 
-    struct EnrollmentResponse: Encodable, Sendable {
-        var courseId: String
-        var userId: String
-        var enrolledAt: Date
-    }
-
     func register(in routes: inout RouteTable) {
         routes.add(.post, "/v1/courses/{id}/enrollment", .authenticated, enroll)
         routes.add(.delete, "/v1/courses/{id}/enrollment", .authenticated, unenroll)
@@ -23,7 +17,7 @@ struct EnrollmentRoutes {
         return try await deps.write(request, context, hasBody: false) { identity, _ in
             let (enrollment, created) = try await identity.store.enroll(identity, inCourse: courseID, now: deps.now)
             return try EncodedResponse.json(
-                EnrollmentResponse(courseId: enrollment.courseId, userId: enrollment.userId, enrolledAt: enrollment.enrolledAt),
+                EnrollmentResponse(enrollment),
                 status: created ? .created : .ok, caching: .revalidate,
                 headers: ["Location": "/v1/courses/\(courseID)/enrollment"])
         }

@@ -14,14 +14,18 @@ struct TenantDatabase: Sendable {
 
     /// Opens (creating if needed) and migrates a tenant database.
     ///
-    /// - Parameter transactionObserver: Told how long each transaction took (`BEGIN` to `COMMIT`/`ROLLBACK`).
+    /// - Parameters:
+    ///   - transactionObserver: Told how long each transaction took (`BEGIN` to `COMMIT`/`ROLLBACK`).
+    ///   - now: The server's clock, which dates each entry of the change log.
     static func open(
-        tenantID: TenantID, at url: URL?, transactionObserver: (@Sendable (Duration) -> Void)? = nil
+        tenantID: TenantID, at url: URL?, transactionObserver: (@Sendable (Duration) -> Void)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) throws -> TenantDatabase {
         let writer: any DatabaseWriter
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in ChangeLog.installClock(on: db, now: now) }
         if let transactionObserver {
             configuration.prepareDatabase { db in
                 TransactionTimer(observer: transactionObserver).install(on: db)

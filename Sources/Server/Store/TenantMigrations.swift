@@ -104,6 +104,7 @@ enum TenantMigrations {
                 t.add(column: "media_file", .text)
             }
         }
+        migrator.registerMigration("v3-change-log", migrate: ChangeLog.migrate)
         return migrator
     }
 }

@@ -88,7 +88,7 @@ actor TenantRegistry {
             touch(id)
             return database
         }
-        let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver)
+        let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver, now: now)
         keep(database)
         return database
     }
@@ -128,7 +128,7 @@ actor TenantRegistry {
                 try? FileManager.default.removeItem(atPath: url.path + suffix)
             }
         }
-        let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver)
+        let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver, now: now)
         try await seed(TenantStore(database))
         let created = now()
         try await registry.insert(id, name: name, createdAt: created)

@@ -1,0 +1,14 @@
+import Foundation
+
+/// The public representation of an enrollment.
+struct EnrollmentResponse: Encodable, Sendable {
+    var courseId: String
+    var userId: String
+    var enrolledAt: Date
+
+    init(_ record: EnrollmentRecord) {
+        self.courseId = record.courseId
+        self.userId = record.userId
+        self.enrolledAt = record.enrolledAt
+    }
+}

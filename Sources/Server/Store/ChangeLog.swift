@@ -1,0 +1,133 @@
+import Foundation
+import GRDB
+
+/// The tenant's change sequence: one row per committed change of a synced entity, written by
+/// triggers in the transaction that makes the change, so no write path — a store method, a
+/// cascade, a seed — can commit without it.
+///
+/// `seq` is `AUTOINCREMENT`: it only grows, and a pruned number is never handed out again.
+/// `changed_at` is the server's clock (``sqlFunctionName``, the movable clock in dev mode), which
+/// the retention window is measured on.
+enum ChangeLog {
+    /// The kinds of entity the feed carries, in base-sync order (a course before its lessons).
+    enum Entity: String, CaseIterable, Sendable {
+        case course, lesson, enrollment, progress, profile
+    }
+
+    /// Tables whose rows the feed carries, with the entity each row is.
+    static let syncedTables: [String: Entity] = [
+        "courses": .course, "lessons": .lesson, "enrollments": .enrollment, "progress": .progress, "users": .profile,
+    ]
+
+    /// Tables that hold no synced state (sessions, tokens, idempotency records, the log itself).
+    /// A table in neither list fails the schema test until someone decides which it is.
+    static let unsyncedTables: Set<String> = [
+        "sessions", "refresh_tokens", "email_tokens", "idempotency_keys", "changes", "change_log",
+        "sqlite_sequence", "grdb_migrations",
+    ]
+
+    /// The SQL function that answers the server's clock as seconds since 1970.
+    static let sqlFunctionName = "edugo_now"
+
+    /// Installs ``sqlFunctionName`` on a connection, reading `now`.
+    static func installClock(on db: Database, now: @escaping @Sendable () -> Date) {
+        db.add(function: DatabaseFunction(sqlFunctionName, argumentCount: 0, pure: false) { _ in
+            now().timeIntervalSince1970
+        })
+    }
+
+    /// Creates the log, its retention marker and the triggers that fill it.
+    ///
+    /// `draft_of` marks a change made entirely inside a draft course (before and after): only its
+    /// teacher and admins hear of it, so the feed never tells a student a draft's ids.
+    static func migrate(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE changes (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                entity TEXT NOT NULL,
+                entity_id TEXT NOT NULL,
+                course_id TEXT,
+                user_id TEXT,
+                draft_of TEXT,
+                changed_at DOUBLE NOT NULL
+            );
+            CREATE INDEX changes_by_time ON changes(changed_at);
+            CREATE TABLE change_log (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                pruned_through INTEGER NOT NULL
+            );
+            INSERT INTO change_log (id, pruned_through) VALUES (1, 0);
+            """)
+        let now = "\(sqlFunctionName)()"
+        let insert = "INSERT INTO changes (entity, entity_id, course_id, user_id, draft_of, changed_at)"
+        func draftOf(_ row: String) -> String {
+            "(SELECT CASE WHEN published = 0 THEN teacher_id END FROM courses WHERE id = \(row).course_id)"
+        }
+        try db.execute(sql: """
+            CREATE TRIGGER courses_change_insert AFTER INSERT ON courses BEGIN
+                \(insert) VALUES ('course', NEW.id, NEW.id, NULL, CASE WHEN NEW.published = 0 THEN NEW.teacher_id END, \(now));
+            END;
+            CREATE TRIGGER courses_change_update AFTER UPDATE ON courses BEGIN
+                \(insert) VALUES ('course', NEW.id, NEW.id, NULL,
+                    CASE WHEN OLD.published = 0 AND NEW.published = 0 AND OLD.teacher_id = NEW.teacher_id THEN NEW.teacher_id END, \(now));
+            END;
+            -- A course's lessons go before it (not by the cascade after it), so that their changes
+            -- still see whether the course was a draft.
+            CREATE TRIGGER courses_delete_lessons BEFORE DELETE ON courses BEGIN
+                DELETE FROM lessons WHERE course_id = OLD.id;
+            END;
+            CREATE TRIGGER courses_change_delete AFTER DELETE ON courses BEGIN
+                \(insert) VALUES ('course', OLD.id, OLD.id, NULL, CASE WHEN OLD.published = 0 THEN OLD.teacher_id END, \(now));
+            END;
+            -- Who may see a course's lessons, enrollments and progress follows the course: when it
+            -- is published, unpublished or handed to another teacher, they change for the feed too.
+            CREATE TRIGGER courses_visibility_change AFTER UPDATE OF published, teacher_id ON courses
+            WHEN OLD.published IS NOT NEW.published OR OLD.teacher_id IS NOT NEW.teacher_id BEGIN
+                \(insert) SELECT 'lesson', id, course_id, NULL, NULL, \(now) FROM lessons WHERE course_id = NEW.id;
+                \(insert) SELECT 'enrollment', course_id, course_id, user_id, NULL, \(now) FROM enrollments WHERE course_id = NEW.id;
+                \(insert) SELECT 'progress', lesson_id, course_id, user_id, NULL, \(now) FROM progress WHERE course_id = NEW.id;
+            END;
+
+            CREATE TRIGGER lessons_change_insert AFTER INSERT ON lessons BEGIN
+                \(insert) VALUES ('lesson', NEW.id, NEW.course_id, NULL, \(draftOf("NEW")), \(now));
+            END;
+            CREATE TRIGGER lessons_change_update AFTER UPDATE ON lessons BEGIN
+                \(insert) VALUES ('lesson', NEW.id, NEW.course_id, NULL, \(draftOf("NEW")), \(now));
+            END;
+            CREATE TRIGGER lessons_change_delete AFTER DELETE ON lessons BEGIN
+                \(insert) VALUES ('lesson', OLD.id, OLD.course_id, NULL, \(draftOf("OLD")), \(now));
+            END;
+
+            CREATE TRIGGER enrollments_change_insert AFTER INSERT ON enrollments BEGIN
+                \(insert) VALUES ('enrollment', NEW.course_id, NEW.course_id, NEW.user_id, NULL, \(now));
+            END;
+            CREATE TRIGGER enrollments_change_update AFTER UPDATE ON enrollments BEGIN
+                \(insert) VALUES ('enrollment', NEW.course_id, NEW.course_id, NEW.user_id, NULL, \(now));
+            END;
+            CREATE TRIGGER enrollments_change_delete AFTER DELETE ON enrollments BEGIN
+                \(insert) VALUES ('enrollment', OLD.course_id, OLD.course_id, OLD.user_id, NULL, \(now));
+            END;
+
+            CREATE TRIGGER progress_change_insert AFTER INSERT ON progress BEGIN
+                \(insert) VALUES ('progress', NEW.lesson_id, NEW.course_id, NEW.user_id, NULL, \(now));
+            END;
+            CREATE TRIGGER progress_change_update AFTER UPDATE ON progress BEGIN
+                \(insert) VALUES ('progress', NEW.lesson_id, NEW.course_id, NEW.user_id, NULL, \(now));
+            END;
+            CREATE TRIGGER progress_change_delete AFTER DELETE ON progress BEGIN
+                \(insert) VALUES ('progress', OLD.lesson_id, OLD.course_id, OLD.user_id, NULL, \(now));
+            END;
+
+            CREATE TRIGGER users_change_insert AFTER INSERT ON users BEGIN
+                \(insert) VALUES ('profile', NEW.id, NULL, NEW.id, NULL, \(now));
+            END;
+            -- A password change is no change of the profile.
+            CREATE TRIGGER users_change_update AFTER UPDATE OF email, first_name, last_name, role, email_verified, version ON users BEGIN
+                \(insert) VALUES ('profile', NEW.id, NULL, NEW.id, NULL, \(now));
+            END;
+            CREATE TRIGGER users_change_delete AFTER DELETE ON users BEGIN
+                \(insert) VALUES ('profile', OLD.id, NULL, OLD.id, NULL, \(now));
+            END;
+            """)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+
+/// The change feed: what changed after a cursor, as the caller sees it.
+extension TenantStore {
+    /// One page of the changes `identity` may see after `cursor` (a base sync without one).
+    ///
+    /// Each page is read in one read transaction, so it is a consistent snapshot. Several changes
+    /// of one entity collapse to its current state; an entity the caller can no longer see is a
+    /// tombstone. A base sync reads what the caller sees entity kind by entity kind, in id order,
+    /// and then continues as a delta from the sequence its first page saw, so a change made while
+    /// it pages is delivered after it, never lost.
+    ///
+    /// - Parameters:
+    ///   - horizon: Changes logged before it are pruned; a cursor older than the pruned ones is expired.
+    /// - Throws: `400 invalid_cursor` for a cursor minted for another tenant or user, `410
+    ///   cursor_expired` for one older than the retention window or minted for another role.
+    func changes(
+        after cursor: ChangeCursor?, visibleTo identity: Identity, limit: Int, horizon: Date
+    ) async throws -> SyncChangesPage {
+        if let cursor {
+            guard cursor.tenant == tenantID.rawValue, cursor.user == identity.userID else { throw APIError.invalidCursor }
+            guard cursor.role == identity.role.rawValue else { throw APIError.cursorExpired }
+        }
+        try await pruneChanges(before: horizon)
+        return try await database.writer.read { db in
+            let prunedThrough = try Int64.fetchOne(db, sql: "SELECT pruned_through FROM change_log") ?? 0
+            if let cursor, cursor.seq < prunedThrough { throw APIError.cursorExpired }
+            let head = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'") ?? 0
+            let feed = ChangeFeedReader(db: db, identity: identity)
+            guard let cursor, cursor.base == nil else {
+                return try feed.basePage(
+                    from: cursor?.base, snapshot: cursor?.seq ?? head, head: head, limit: limit,
+                    mint: { self.cursor(for: identity, seq: $0, base: $1) })
+            }
+            return try feed.deltaPage(
+                after: cursor.seq, head: head, limit: limit, mint: { seq, _ in self.cursor(for: identity, seq: seq, base: nil) })
+        }
+    }
+
+    /// Drops the change log's entries logged before `horizon`, remembering the newest sequence
+    /// dropped. Reads first, so a pull writes only when something is due.
+    func pruneChanges(before horizon: Date) async throws {
+        let cutoff = horizon.timeIntervalSince1970
+        let due = try await database.writer.read { db in
+            try Double.fetchOne(db, sql: "SELECT MIN(changed_at) FROM changes").map { $0 < cutoff } ?? false
+        }
+        guard due else { return }
+        try await database.writer.write { db in
+            guard let newest = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM changes WHERE changed_at < ?", arguments: [cutoff])
+            else { return }
+            try db.execute(sql: "DELETE FROM changes WHERE changed_at < ?", arguments: [cutoff])
+            try db.execute(
+                sql: "UPDATE change_log SET pruned_through = MAX(pruned_through, ?)", arguments: [newest])
+        }
+    }
+
+    /// The newest change sequence of the tenant (0 before any change).
+    func changeSequence() async throws -> Int64 {
+        try await database.writer.read { db in
+            try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'") ?? 0
+        }
+    }
+
+    private func cursor(for identity: Identity, seq: Int64, base: ChangeCursor.BasePosition?) -> String {
+        ChangeCursor(tenant: tenantID.rawValue, user: identity.userID, role: identity.role.rawValue, seq: seq, base: base)
+            .encoded
+    }
+}
+
+extension APIError {
+    /// `400 invalid_cursor`: the cursor is not one this server minted for the caller.
+    static let invalidCursor = APIError(
+        .badRequest, code: "invalid_cursor", detail: "The cursor is not valid for this caller. Sync again without one.")
+
+    /// `410 cursor_expired`: the changes after the cursor are no longer kept; sync again without one.
+    static let cursorExpired = APIError(
+        .gone, code: "cursor_expired",
+        detail: "The changes after this cursor are no longer available. Sync again without a cursor (a base sync).")
+}

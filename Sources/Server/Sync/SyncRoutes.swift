@@ -1,0 +1,38 @@
+import Foundation
+import Hummingbird
+
+/// `/v1/sync/changes`: the change feed a device pulls from its cursor.
+struct SyncRoutes {
+    let deps: Dependencies
+
+    /// The page size when the client names none, and the largest it may name.
+    static let defaultLimit = 500
+    static let maxLimit = 1_000
+
+    func register(in routes: inout RouteTable) {
+        routes.add(.get, "/v1/sync/changes", .authenticated, changes)
+    }
+
+    /// What changed after `cursor` as the caller sees it; no cursor starts a base sync.
+    @Sendable func changes(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let limit = try Self.limit(request)
+        var cursor: ChangeCursor?
+        if let text = request.query("cursor") {
+            guard let decoded = ChangeCursor(encoded: text) else { throw APIError.invalidCursor }
+            cursor = decoded
+        }
+        let retention = deps.configuration.changeRetention
+        let horizon = deps.now.addingTimeInterval(-Double(retention.components.seconds))
+        let page = try await identity.store.changes(after: cursor, visibleTo: identity, limit: limit, horizon: horizon)
+        return try JSONResponse.make(page, caching: .noStore)
+    }
+
+    private static func limit(_ request: Request) throws -> Int {
+        guard let raw = request.query("limit") else { return defaultLimit }
+        guard let limit = Int(raw), (1...maxLimit).contains(limit) else {
+            throw APIError.validation(field: "limit", code: "out_of_range", message: "must be an integer in 1...\(maxLimit)")
+        }
+        return limit
+    }
+}

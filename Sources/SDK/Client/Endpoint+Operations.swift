@@ -131,4 +131,19 @@ extension Endpoint {
         /// `PUT /v1/courses/{id}/progress`: records a lesson's progress (a ``ProgressUpdate`` body).
         public static func putProgress(_ id: String) -> Endpoint { Endpoint(.put, ["courses", id, "progress"]) }
     }
+
+    // MARK: Sync
+
+    /// The change feed.
+    public enum Sync {
+        /// `GET /v1/sync/changes`: what changed after `cursor` as the caller sees it (a base sync
+        /// without one), at most `limit` changes.
+        public static func changes(cursor: String? = nil, limit: Int? = nil) -> Endpoint {
+            let items = [
+                cursor.map { URLQueryItem(name: "cursor", value: $0) },
+                limit.map { URLQueryItem(name: "limit", value: String($0)) },
+            ]
+            return Endpoint(.get, ["sync", "changes"], query: items.compactMap { $0 })
+        }
+    }
 }

@@ -35,6 +35,11 @@ public actor SyncEngine {
     /// Whether a drain is under way, and the callers waiting for its report.
     private var draining = false
     private var joiners: [CheckedContinuation<SyncReport, Never>] = []
+    /// Whether a pull is under way, and the callers waiting for its result.
+    private var pulling = false
+    private var pullJoiners: [CheckedContinuation<PullResult, Never>] = []
+    /// Changes per pull request.
+    let pullPageSize: Int
     private let refreshes = RefreshQueue()
     /// Why each job's last refresh failed, until one succeeds.
     private var staleReasons: [RefreshJob: StaleReason] = [:]
@@ -43,8 +48,9 @@ public actor SyncEngine {
     @_spi(EduGoInternals) public init(
         client: APIClient, store: OfflineStore, monitor: ConnectivityMonitor, cache: ResponseCache,
         policy: ConflictPolicy = ConflictPolicy(), environment: SDKEnvironment = .live,
-        staleAfter: Duration = .seconds(24 * 3600), parallelResources: Int = 16
+        staleAfter: Duration = .seconds(24 * 3600), parallelResources: Int = 16, pullPageSize: Int = 500
     ) {
+        self.pullPageSize = pullPageSize
         self.client = client
         self.cache = cache
         self.store = store
@@ -134,13 +140,59 @@ public actor SyncEngine {
         }
     }
 
-    /// Drains now (waiting for a drain already under way) and reports what happened. While another
+    /// Syncs both ways now: drains the outbox (waiting for a drain already under way), then pulls
+    /// what changed on the server since this store's cursor, and reports both. While another
     /// engine or process drains the same store it sends nothing (`lastError` says so).
     ///
     /// Unlike the background drains it does not wait for items' retry delays: the caller asked now.
     @discardableResult
     public func syncNow() async -> SyncReport {
-        await drain(ignoringRetryDelays: true)
+        var report = await drain(ignoringRetryDelays: true)
+        let pull = await pull()
+        report.pulled = pull.pulled
+        report.applied = pull.applied
+        report.baseSync = pull.baseSync
+        report.pullError = pull.error
+        return report
+    }
+
+    /// What one pull did, and why it stopped short if it did.
+    struct PullResult: Sendable {
+        var pulled = 0
+        var applied = 0
+        var baseSync = false
+        var error: SyncError?
+    }
+
+    /// Pulls the server's changes since the store's cursor until nothing more waits (joining a
+    /// pull already under way), applying each page in one store transaction.
+    func pull() async -> PullResult {
+        if pulling {
+            return await withCheckedContinuation { pullJoiners.append($0) }
+        }
+        pulling = true
+        let result = await performPull()
+        pulling = false
+        let waiting = pullJoiners
+        pullJoiners = []
+        for joiner in waiting { joiner.resume(returning: result) }
+        return result
+    }
+
+    private func performPull() async -> PullResult {
+        let puller = Puller(client: client, store: store, now: environment.now, pageSize: pullPageSize)
+        var result = PullResult()
+        do {
+            let outcome = try await puller.pull()
+            result.pulled = outcome.pulled
+            result.applied = outcome.applied
+            result.baseSync = outcome.baseSync
+            let finishedAt = environment.now()
+            statusBroadcaster.update { $0.lastPullAt = finishedAt }
+        } catch {
+            result.error = Puller.syncError(error)
+        }
+        return result
     }
 
     /// Asks the background loop to fetch `job` again (when online); deduplicated.

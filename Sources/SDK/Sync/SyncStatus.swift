@@ -23,13 +23,15 @@ public struct SyncStatus: Sendable, Equatable {
     public var deadLetterCount: Int = 0
     /// Conflicts parked for the app to settle (``Outbox/conflicts()``).
     public var conflictCount: Int = 0
+    /// When a pull of the server's changes last finished (`nil` before one has in this session).
+    public var lastPullAt: Date?
 
     /// A status with nothing waiting, connected and idle: what the engine publishes before it
     /// has counted the outbox; build others for previews and tests.
     public init() {}
 }
 
-/// The outcome of one drain.
+/// The outcome of one sync: the drain of the outbox, then the pull of the server's changes.
 public struct SyncReport: Sendable, Equatable {
     /// Writes the server accepted.
     public var sent = 0
@@ -40,6 +42,15 @@ public struct SyncReport: Sendable, Equatable {
     /// Writes still waiting in the outbox when the drain ended (for a retry, the connection or
     /// the user).
     public var remaining = 0
+    /// Changes the pull after the drain received from the server.
+    public var pulled = 0
+    /// Cached entities the pull wrote or removed.
+    public var applied = 0
+    /// Whether the pull started from nothing: the first sync, or the server no longer had the
+    /// changes after the stored cursor (`410 cursor_expired`).
+    public var baseSync = false
+    /// Why the pull did not finish, `nil` when it did.
+    public var pullError: SyncError?
 
     /// A report of a drain that did nothing; for previews and tests.
     public init() {}

@@ -32,7 +32,7 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     struct Now: SessionCommand {
-        static let configuration = CommandConfiguration(commandName: "now", abstract: "Send everything waiting, now.")
+        static let configuration = CommandConfiguration(commandName: "now", abstract: "Send everything waiting, then pull what changed on the server.")
         @OptionGroup var global: GlobalOptions
 
         func preflight() throws {
@@ -47,13 +47,21 @@ struct SyncCommand: AsyncParsableCommand {
             if showProgress { FileHandle.standardError.write(Data("\u{1B}[2K".utf8)) }
             let status = session.engine.status
             if global.json {
-                Output.json(["sent": report.sent, "dead_lettered": report.deadLettered, "conflicts": report.conflictsParked, "remaining": report.remaining])
+                Output.json([
+                    "sent": report.sent, "dead_lettered": report.deadLettered, "conflicts": report.conflictsParked,
+                    "remaining": report.remaining, "pulled": report.pulled, "applied": report.applied,
+                    "base_sync": report.baseSync, "pull_error": report.pullError.map(\.description) as Any? ?? NSNull(),
+                ])
             } else {
                 Output.line("sent \(report.sent), dead letters \(report.deadLettered), conflicts \(report.conflictsParked), remaining \(report.remaining)")
+                let pulled = report.pullError.map { "pull failed: \($0)" }
+                    ?? "pulled \(report.pulled) change(s), applied \(report.applied)\(report.baseSync ? " (full sync)" : "")"
+                Output.line(pulled)
             }
             if report.remaining > 0, status.error == .offline {
                 throw CLIError.unreachable("server unreachable; \(report.remaining) change(s) still queued")
             }
+            if report.pullError == .offline { throw CLIError.unreachable("server unreachable; nothing pulled") }
             if status.conflictCount > 0 { throw CLIError.conflict("a conflict needs attention: run `edugo conflicts list`") }
         }
     }

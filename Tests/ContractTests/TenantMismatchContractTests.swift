@@ -20,6 +20,7 @@ import Testing
             try await $0.updateMyProfile(headers: .init(xTenantID: other), body: .json(.init(firstName: "A", version: 1))).forbidden
         },
         "listMyCourses": { try await $0.listMyCourses(headers: .init(xTenantID: other)).forbidden },
+        "listChanges": { try await $0.listChanges(headers: .init(xTenantID: other)).forbidden },
         "getUser": { try await $0.getUser(path: .init(id: "x"), headers: .init(xTenantID: other)).forbidden },
         "updateUser": {
             try await $0.updateUser(

@@ -49,11 +49,10 @@ enum SyncChange: Sendable, Encodable {
             try container.encode(progress, forKey: .data)
         case .profile(let user):
             try container.encode("upsert", forKey: .op)
-            try container.encodeNil(forKey: .courseId)
             try container.encode(user, forKey: .data)
         case .deleted(_, _, let courseID):
             try container.encode("delete", forKey: .op)
-            try container.encode(courseID, forKey: .courseId)
+            try container.encodeIfPresent(courseID, forKey: .courseId)
         }
     }
 }

@@ -22165,6 +22165,528 @@ internal struct Client: APIProtocol {
             }
         )
     }
+    /// What changed after a cursor, as the caller sees it (pull)
+    ///
+    /// The pull half of sync. Each tenant keeps one increasing change sequence; every committed change of a
+    /// course, lesson, enrollment, progress record or user profile records its place in it, in the same
+    /// transaction. This answers the caller's *visible* changes after `cursor`:
+    ///
+    /// - An upsert carries the entity's full current representation (`data`, the same schema as its GET,
+    ///   with its `version`). A deletion (`op: delete`) carries `type`, `id` and, for a lesson, enrollment or
+    ///   progress record, its `course_id`. Several changes of one entity collapse to its latest state.
+    /// - Visibility follows the read rules: the courses the caller may see (students: published; teachers:
+    ///   also their own drafts; admins: every course) and their lessons, and the caller's **own**
+    ///   enrollments, progress records and profile. **Losing visibility is a deletion** (a course
+    ///   unpublished or deleted takes its lessons, enrollments and progress with it; leaving a course
+    ///   deletes the enrollment); gaining it is an upsert (a course published brings its lessons). A
+    ///   change made entirely inside a draft is never announced to someone who cannot see the draft.
+    /// - Each page is read in one read transaction (a consistent snapshot); pull again with the answer's
+    ///   `cursor` while `has_more` is true. A change that commits while a client pages is never skipped.
+    /// - **No cursor: a base sync**, everything the caller can see (courses, then lessons, enrollments,
+    ///   progress and the profile, each in id order), paged the same way; its last page's cursor continues
+    ///   as a delta from the moment the base sync started, so changes made meanwhile follow.
+    /// - Changes and deletions are kept for the retention window (`--change-retention`, 30 days by default,
+    ///   on the server's clock). A cursor older than that, or minted before the caller's role changed,
+    ///   answers **410 `cursor_expired`**: the client does a base sync (keeping its unsynced writes).
+    ///   A malformed cursor, or one minted for another tenant or user, answers **400 `invalid_cursor`**.
+    ///
+    /// Applying a page: upsert each `data` by `type` and `id`; for a deletion remove the entity (a course's
+    /// deletion also removes its lessons and the caller's progress and enrollment in it); then store the
+    /// `cursor`, in the same local transaction.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/sync/changes`.
+    /// - Remark: Generated from `#/paths//v1/sync/changes/get(listChanges)`.
+    internal func listChanges(_ input: Operations.ListChanges.Input) async throws -> Operations.ListChanges.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.ListChanges.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/sync/changes",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "X-Tenant-ID",
+                    value: input.headers.xTenantID
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "cursor",
+                    value: input.query.cursor
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "limit",
+                    value: input.query.limit
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.ListChanges.Output.Ok.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.ListChanges.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.SyncChangesPage.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 400:
+                    let headers: Components.Responses.BadRequest.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 401:
+                    let headers: Components.Responses.Unauthorized.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        wwwAuthenticate: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "WWW-Authenticate",
+                            as: Components.Headers.WWWAuthenticate.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 403:
+                    let headers: Components.Responses.Forbidden.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Forbidden.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 410:
+                    let headers: Components.Responses.CursorExpired.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.CursorExpired.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .gone(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 500:
+                    let headers: Components.Responses.InternalError.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.InternalError.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .internalServerError(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
     /// Prometheus metrics
     ///
     /// Prometheus text exposition format 0.0.4: `edugo_http_requests_total` and `edugo_http_request_duration_seconds` by `method`, `route` (the route template, never the raw path; `unmatched` for unknown paths) and `status`; `edugo_sqlite_transaction_duration_seconds`; `edugo_open_tenant_pools`; `edugo_active_sessions`; `edugo_rate_limit_refusals_total`; `edugo_idempotent_replays_total`; `edugo_faults_fired_total` by `action`. Served by default in dev mode (`--no-metrics` turns it off). Outside dev mode it is served only with `--metrics` and a `--metrics-token`, which must then be sent as `Authorization: Bearer <token>`; otherwise the route does not exist (404).

@@ -48,7 +48,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/RequestId`.
         internal typealias RequestId = Swift.String
-        /// Stable machine-readable error code. Codes in use: `malformed_json`, `validation_failed`, `invalid_token`, `bad_request`, `empty_media` (400); `unauthorized`, `invalid_credentials`, `invalid_refresh_token` (401); `forbidden`, `tenant_mismatch`, `email_not_verified`, `field_not_writable`, `not_enrolled`, `dev_loopback_only`, `cross_origin_refused` (403); `not_found`, `tenant_not_found` (404); `method_not_allowed` (405); `email_taken`, `version_conflict`, `idempotency_in_progress`, `cannot_delete_self`, `user_owns_courses`, `course_not_published`, `last_admin`, `fault_limit_reached` (409); `version_conflict` (412); `payload_too_large` (413); `range_not_satisfiable` (416); `misdirected_request` (421, dev mode only: a `Host` other than localhost, 127.0.0.1, [::1] or an `--allowed-host`); `unsupported_media_type`, `media_type_mismatch` (415); `idempotency_key_reused` (422); `precondition_required` (428); `rate_limited` (429); `internal_error` (500); `unavailable` (503); `injected_fault` (any 4xx/5xx a dev-mode fault rule names). Clients must tolerate codes added later.
+        /// Stable machine-readable error code. Codes in use: `malformed_json`, `validation_failed`, `invalid_token`, `bad_request`, `empty_media`, `invalid_cursor` (400); `unauthorized`, `invalid_credentials`, `invalid_refresh_token` (401); `forbidden`, `tenant_mismatch`, `email_not_verified`, `field_not_writable`, `not_enrolled`, `dev_loopback_only`, `cross_origin_refused` (403); `not_found`, `tenant_not_found` (404); `method_not_allowed` (405); `email_taken`, `version_conflict`, `idempotency_in_progress`, `cannot_delete_self`, `user_owns_courses`, `course_not_published`, `last_admin`, `fault_limit_reached` (409); `version_conflict` (412); `payload_too_large` (413); `range_not_satisfiable` (416); `misdirected_request` (421, dev mode only: a `Host` other than localhost, 127.0.0.1, [::1] or an `--allowed-host`); `unsupported_media_type`, `media_type_mismatch` (415); `idempotency_key_reused` (422); `precondition_required` (428); `cursor_expired` (410); `rate_limited` (429); `internal_error` (500); `unavailable` (503); `injected_fault` (any 4xx/5xx a dev-mode fault rule names). Clients must tolerate codes added later.
         ///
         /// - Remark: Generated from `#/components/schemas/ProblemCode`.
         internal typealias ProblemCode = Swift.String
@@ -2586,6 +2586,504 @@ extension Components {
                     "completed",
                     "watched_seconds",
                     "version"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SyncChangesPage`.
+        internal struct SyncChangesPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SyncChangesPage/changes`.
+            internal var changes: [Components.Schemas.SyncChange]
+            /// Where the next pull starts (opaque; bound to the caller's tenant, user and role).
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncChangesPage/cursor`.
+            internal var cursor: Swift.String
+            /// More changes wait after `cursor`; pull again at once.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncChangesPage/has_more`.
+            internal var hasMore: Swift.Bool
+            /// The next page continues the base sync this page belongs to. A client gathers a base sync's pages until this is false and then replaces its local state in one step; always false on a delta page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncChangesPage/base_continues`.
+            internal var baseContinues: Swift.Bool
+            /// Creates a new `SyncChangesPage`.
+            ///
+            /// - Parameters:
+            ///   - changes:
+            ///   - cursor: Where the next pull starts (opaque; bound to the caller's tenant, user and role).
+            ///   - hasMore: More changes wait after `cursor`; pull again at once.
+            ///   - baseContinues: The next page continues the base sync this page belongs to. A client gathers a base sync's pages until this is false and then replaces its local state in one step; always false on a delta page.
+            internal init(
+                changes: [Components.Schemas.SyncChange],
+                cursor: Swift.String,
+                hasMore: Swift.Bool,
+                baseContinues: Swift.Bool
+            ) {
+                self.changes = changes
+                self.cursor = cursor
+                self.hasMore = hasMore
+                self.baseContinues = baseContinues
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case changes
+                case cursor
+                case hasMore = "has_more"
+                case baseContinues = "base_continues"
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.changes = try container.decode(
+                    [Components.Schemas.SyncChange].self,
+                    forKey: .changes
+                )
+                self.cursor = try container.decode(
+                    Swift.String.self,
+                    forKey: .cursor
+                )
+                self.hasMore = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .hasMore
+                )
+                self.baseContinues = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .baseContinues
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "changes",
+                    "cursor",
+                    "has_more",
+                    "base_continues"
+                ])
+            }
+        }
+        /// One changed entity, discriminated by `type`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SyncChange`.
+        internal enum SyncChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SyncChange/CourseChange`.
+            case course(Components.Schemas.CourseChange)
+            /// - Remark: Generated from `#/components/schemas/SyncChange/EnrollmentChange`.
+            case enrollment(Components.Schemas.EnrollmentChange)
+            /// - Remark: Generated from `#/components/schemas/SyncChange/LessonChange`.
+            case lesson(Components.Schemas.LessonChange)
+            /// - Remark: Generated from `#/components/schemas/SyncChange/ProfileChange`.
+            case profile(Components.Schemas.ProfileChange)
+            /// - Remark: Generated from `#/components/schemas/SyncChange/ProgressChange`.
+            case progress(Components.Schemas.ProgressChange)
+            internal enum CodingKeys: String, CodingKey {
+                case _type = "type"
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                let discriminator = try container.decode(
+                    Swift.String.self,
+                    forKey: ._type
+                )
+                switch discriminator {
+                case "course":
+                    self = .course(try .init(from: decoder))
+                case "enrollment":
+                    self = .enrollment(try .init(from: decoder))
+                case "lesson":
+                    self = .lesson(try .init(from: decoder))
+                case "profile":
+                    self = .profile(try .init(from: decoder))
+                case "progress":
+                    self = .progress(try .init(from: decoder))
+                default:
+                    throw Swift.DecodingError.unknownOneOfDiscriminator(
+                        discriminatorKey: CodingKeys._type,
+                        discriminatorValue: discriminator,
+                        codingPath: decoder.codingPath
+                    )
+                }
+            }
+            internal func encode(to encoder: any Swift.Encoder) throws {
+                switch self {
+                case let .course(value):
+                    try value.encode(to: encoder)
+                case let .enrollment(value):
+                    try value.encode(to: encoder)
+                case let .lesson(value):
+                    try value.encode(to: encoder)
+                case let .profile(value):
+                    try value.encode(to: encoder)
+                case let .progress(value):
+                    try value.encode(to: encoder)
+                }
+            }
+        }
+        /// `upsert`: `data` is the current representation. `delete`: the caller can no longer see the entity (deleted, or no longer visible); `data` is absent.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SyncOperation`.
+        internal enum SyncOperation: String, Codable, Hashable, Sendable, CaseIterable {
+            case upsert = "upsert"
+            case delete = "delete"
+        }
+        /// - Remark: Generated from `#/components/schemas/CourseChange`.
+        internal struct CourseChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CourseChange/type`.
+            internal enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case course = "course"
+            }
+            /// - Remark: Generated from `#/components/schemas/CourseChange/type`.
+            internal var _type: Components.Schemas.CourseChange._TypePayload
+            /// - Remark: Generated from `#/components/schemas/CourseChange/op`.
+            internal var op: Components.Schemas.SyncOperation
+            /// - Remark: Generated from `#/components/schemas/CourseChange/id`.
+            internal var id: Components.Schemas.Id
+            /// - Remark: Generated from `#/components/schemas/CourseChange/course_id`.
+            internal var courseId: Components.Schemas.Id
+            /// - Remark: Generated from `#/components/schemas/CourseChange/data`.
+            internal var data: Components.Schemas.Course?
+            /// Creates a new `CourseChange`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - op:
+            ///   - id:
+            ///   - courseId:
+            ///   - data:
+            internal init(
+                _type: Components.Schemas.CourseChange._TypePayload,
+                op: Components.Schemas.SyncOperation,
+                id: Components.Schemas.Id,
+                courseId: Components.Schemas.Id,
+                data: Components.Schemas.Course? = nil
+            ) {
+                self._type = _type
+                self.op = op
+                self.id = id
+                self.courseId = courseId
+                self.data = data
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case op
+                case id
+                case courseId = "course_id"
+                case data
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.CourseChange._TypePayload.self,
+                    forKey: ._type
+                )
+                self.op = try container.decode(
+                    Components.Schemas.SyncOperation.self,
+                    forKey: .op
+                )
+                self.id = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .id
+                )
+                self.courseId = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .courseId
+                )
+                self.data = try container.decodeIfPresent(
+                    Components.Schemas.Course.self,
+                    forKey: .data
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "op",
+                    "id",
+                    "course_id",
+                    "data"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LessonChange`.
+        internal struct LessonChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LessonChange/type`.
+            internal enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case lesson = "lesson"
+            }
+            /// - Remark: Generated from `#/components/schemas/LessonChange/type`.
+            internal var _type: Components.Schemas.LessonChange._TypePayload
+            /// - Remark: Generated from `#/components/schemas/LessonChange/op`.
+            internal var op: Components.Schemas.SyncOperation
+            /// - Remark: Generated from `#/components/schemas/LessonChange/id`.
+            internal var id: Components.Schemas.Id
+            /// - Remark: Generated from `#/components/schemas/LessonChange/course_id`.
+            internal var courseId: Components.Schemas.Id
+            /// - Remark: Generated from `#/components/schemas/LessonChange/data`.
+            internal var data: Components.Schemas.Lesson?
+            /// Creates a new `LessonChange`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - op:
+            ///   - id:
+            ///   - courseId:
+            ///   - data:
+            internal init(
+                _type: Components.Schemas.LessonChange._TypePayload,
+                op: Components.Schemas.SyncOperation,
+                id: Components.Schemas.Id,
+                courseId: Components.Schemas.Id,
+                data: Components.Schemas.Lesson? = nil
+            ) {
+                self._type = _type
+                self.op = op
+                self.id = id
+                self.courseId = courseId
+                self.data = data
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case op
+                case id
+                case courseId = "course_id"
+                case data
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.LessonChange._TypePayload.self,
+                    forKey: ._type
+                )
+                self.op = try container.decode(
+                    Components.Schemas.SyncOperation.self,
+                    forKey: .op
+                )
+                self.id = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .id
+                )
+                self.courseId = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .courseId
+                )
+                self.data = try container.decodeIfPresent(
+                    Components.Schemas.Lesson.self,
+                    forKey: .data
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "op",
+                    "id",
+                    "course_id",
+                    "data"
+                ])
+            }
+        }
+        /// The caller's enrollment in a course; its `id` is the course's id.
+        ///
+        /// - Remark: Generated from `#/components/schemas/EnrollmentChange`.
+        internal struct EnrollmentChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/EnrollmentChange/type`.
+            internal enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case enrollment = "enrollment"
+            }
+            /// - Remark: Generated from `#/components/schemas/EnrollmentChange/type`.
+            internal var _type: Components.Schemas.EnrollmentChange._TypePayload
+            /// - Remark: Generated from `#/components/schemas/EnrollmentChange/op`.
+            internal var op: Components.Schemas.SyncOperation
+            /// - Remark: Generated from `#/components/schemas/EnrollmentChange/id`.
+            internal var id: Components.Schemas.Id
+            /// - Remark: Generated from `#/components/schemas/EnrollmentChange/course_id`.
+            internal var courseId: Components.Schemas.Id
+            /// - Remark: Generated from `#/components/schemas/EnrollmentChange/data`.
+            internal var data: Components.Schemas.Enrollment?
+            /// Creates a new `EnrollmentChange`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - op:
+            ///   - id:
+            ///   - courseId:
+            ///   - data:
+            internal init(
+                _type: Components.Schemas.EnrollmentChange._TypePayload,
+                op: Components.Schemas.SyncOperation,
+                id: Components.Schemas.Id,
+                courseId: Components.Schemas.Id,
+                data: Components.Schemas.Enrollment? = nil
+            ) {
+                self._type = _type
+                self.op = op
+                self.id = id
+                self.courseId = courseId
+                self.data = data
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case op
+                case id
+                case courseId = "course_id"
+                case data
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.EnrollmentChange._TypePayload.self,
+                    forKey: ._type
+                )
+                self.op = try container.decode(
+                    Components.Schemas.SyncOperation.self,
+                    forKey: .op
+                )
+                self.id = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .id
+                )
+                self.courseId = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .courseId
+                )
+                self.data = try container.decodeIfPresent(
+                    Components.Schemas.Enrollment.self,
+                    forKey: .data
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "op",
+                    "id",
+                    "course_id",
+                    "data"
+                ])
+            }
+        }
+        /// The caller's progress in one lesson; its `id` is the lesson's id.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ProgressChange`.
+        internal struct ProgressChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ProgressChange/type`.
+            internal enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case progress = "progress"
+            }
+            /// - Remark: Generated from `#/components/schemas/ProgressChange/type`.
+            internal var _type: Components.Schemas.ProgressChange._TypePayload
+            /// - Remark: Generated from `#/components/schemas/ProgressChange/op`.
+            internal var op: Components.Schemas.SyncOperation
+            /// - Remark: Generated from `#/components/schemas/ProgressChange/id`.
+            internal var id: Components.Schemas.Id
+            /// - Remark: Generated from `#/components/schemas/ProgressChange/course_id`.
+            internal var courseId: Components.Schemas.Id
+            /// - Remark: Generated from `#/components/schemas/ProgressChange/data`.
+            internal var data: Components.Schemas.LessonProgress?
+            /// Creates a new `ProgressChange`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - op:
+            ///   - id:
+            ///   - courseId:
+            ///   - data:
+            internal init(
+                _type: Components.Schemas.ProgressChange._TypePayload,
+                op: Components.Schemas.SyncOperation,
+                id: Components.Schemas.Id,
+                courseId: Components.Schemas.Id,
+                data: Components.Schemas.LessonProgress? = nil
+            ) {
+                self._type = _type
+                self.op = op
+                self.id = id
+                self.courseId = courseId
+                self.data = data
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case op
+                case id
+                case courseId = "course_id"
+                case data
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.ProgressChange._TypePayload.self,
+                    forKey: ._type
+                )
+                self.op = try container.decode(
+                    Components.Schemas.SyncOperation.self,
+                    forKey: .op
+                )
+                self.id = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .id
+                )
+                self.courseId = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .courseId
+                )
+                self.data = try container.decodeIfPresent(
+                    Components.Schemas.LessonProgress.self,
+                    forKey: .data
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "op",
+                    "id",
+                    "course_id",
+                    "data"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ProfileChange`.
+        internal struct ProfileChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ProfileChange/type`.
+            internal enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case profile = "profile"
+            }
+            /// - Remark: Generated from `#/components/schemas/ProfileChange/type`.
+            internal var _type: Components.Schemas.ProfileChange._TypePayload
+            /// - Remark: Generated from `#/components/schemas/ProfileChange/op`.
+            internal var op: Components.Schemas.SyncOperation
+            /// - Remark: Generated from `#/components/schemas/ProfileChange/id`.
+            internal var id: Components.Schemas.Id
+            /// - Remark: Generated from `#/components/schemas/ProfileChange/data`.
+            internal var data: Components.Schemas.User?
+            /// Creates a new `ProfileChange`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - op:
+            ///   - id:
+            ///   - data:
+            internal init(
+                _type: Components.Schemas.ProfileChange._TypePayload,
+                op: Components.Schemas.SyncOperation,
+                id: Components.Schemas.Id,
+                data: Components.Schemas.User? = nil
+            ) {
+                self._type = _type
+                self.op = op
+                self.id = id
+                self.data = data
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case op
+                case id
+                case data
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.ProfileChange._TypePayload.self,
+                    forKey: ._type
+                )
+                self.op = try container.decode(
+                    Components.Schemas.SyncOperation.self,
+                    forKey: .op
+                )
+                self.id = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .id
+                )
+                self.data = try container.decodeIfPresent(
+                    Components.Schemas.User.self,
+                    forKey: .data
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "op",
+                    "id",
+                    "data"
                 ])
             }
         }

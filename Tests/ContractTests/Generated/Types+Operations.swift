@@ -16523,6 +16523,410 @@ internal enum Operations {
             }
         }
     }
+    /// What changed after a cursor, as the caller sees it (pull)
+    ///
+    /// The pull half of sync. Each tenant keeps one increasing change sequence; every committed change of a
+    /// course, lesson, enrollment, progress record or user profile records its place in it, in the same
+    /// transaction. This answers the caller's *visible* changes after `cursor`:
+    ///
+    /// - An upsert carries the entity's full current representation (`data`, the same schema as its GET,
+    ///   with its `version`). A deletion (`op: delete`) carries `type`, `id` and, for a lesson, enrollment or
+    ///   progress record, its `course_id`. Several changes of one entity collapse to its latest state.
+    /// - Visibility follows the read rules: the courses the caller may see (students: published; teachers:
+    ///   also their own drafts; admins: every course) and their lessons, and the caller's **own**
+    ///   enrollments, progress records and profile. **Losing visibility is a deletion** (a course
+    ///   unpublished or deleted takes its lessons, enrollments and progress with it; leaving a course
+    ///   deletes the enrollment); gaining it is an upsert (a course published brings its lessons). A
+    ///   change made entirely inside a draft is never announced to someone who cannot see the draft.
+    /// - Each page is read in one read transaction (a consistent snapshot); pull again with the answer's
+    ///   `cursor` while `has_more` is true. A change that commits while a client pages is never skipped.
+    /// - **No cursor: a base sync**, everything the caller can see (courses, then lessons, enrollments,
+    ///   progress and the profile, each in id order), paged the same way; its last page's cursor continues
+    ///   as a delta from the moment the base sync started, so changes made meanwhile follow.
+    /// - Changes and deletions are kept for the retention window (`--change-retention`, 30 days by default,
+    ///   on the server's clock). A cursor older than that, or minted before the caller's role changed,
+    ///   answers **410 `cursor_expired`**: the client does a base sync (keeping its unsynced writes).
+    ///   A malformed cursor, or one minted for another tenant or user, answers **400 `invalid_cursor`**.
+    ///
+    /// Applying a page: upsert each `data` by `type` and `id`; for a deletion remove the entity (a course's
+    /// deletion also removes its lessons and the caller's progress and enrollment in it); then store the
+    /// `cursor`, in the same local transaction.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/sync/changes`.
+    /// - Remark: Generated from `#/paths//v1/sync/changes/get(listChanges)`.
+    internal enum ListChanges {
+        internal static let id: Swift.String = "listChanges"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sync/changes/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// The `cursor` of the previous answer (opaque). Absent → base sync.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sync/changes/GET/query/cursor`.
+                internal var cursor: Swift.String?
+                /// Most changes in the answer (1–1000). Out of range → 400 `validation_failed`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sync/changes/GET/query/limit`.
+                internal var limit: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - cursor: The `cursor` of the previous answer (opaque). Absent → base sync.
+                ///   - limit: Most changes in the answer (1–1000). Out of range → 400 `validation_failed`.
+                internal init(
+                    cursor: Swift.String? = nil,
+                    limit: Swift.Int? = nil
+                ) {
+                    self.cursor = cursor
+                    self.limit = limit
+                }
+            }
+            internal var query: Operations.ListChanges.Input.Query
+            /// - Remark: Generated from `#/paths/v1/sync/changes/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sync/changes/GET/header/X-Tenant-ID`.
+                internal var xTenantID: Components.Parameters.XTenantIDOptional?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListChanges.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xTenantID: Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
+                ///   - accept:
+                internal init(
+                    xTenantID: Components.Parameters.XTenantIDOptional? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListChanges.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xTenantID = xTenantID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.ListChanges.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                query: Operations.ListChanges.Input.Query = .init(),
+                headers: Operations.ListChanges.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sync/changes/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/changes/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                    internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store` (auth, users, errors, dev).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/changes/GET/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlNoStore
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/changes/GET/responses/200/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/changes/GET/responses/200/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/changes/GET/responses/200/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/changes/GET/responses/200/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/changes/GET/responses/200/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/changes/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/changes/GET/responses/200/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlNoStore,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.ListChanges.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/sync/changes/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sync/changes/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.SyncChangesPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.SyncChangesPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ListChanges.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.ListChanges.Output.Ok.Headers,
+                    body: Operations.ListChanges.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// A page of changes and the cursor to continue from.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sync/changes/get(listChanges)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListChanges.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.ListChanges.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sync/changes/get(listChanges)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unauthorized (`unauthorized`): missing, invalid, expired or revoked bearer token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sync/changes/get(listChanges)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Forbidden: `forbidden` (role not allowed), `tenant_mismatch` (`X-Tenant-ID` differs from the token's tenant) or `field_not_writable` (a body field the caller's role may not write).
+            ///
+            /// - Remark: Generated from `#/paths//v1/sync/changes/get(listChanges)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `cursor_expired`: the changes after the cursor are no longer kept (older than the retention window, or the caller's role changed). Sync again without a cursor.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sync/changes/get(listChanges)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Components.Responses.CursorExpired)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            internal var gone: Components.Responses.CursorExpired {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/sync/changes/get(listChanges)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// Prometheus metrics
     ///
     /// Prometheus text exposition format 0.0.4: `edugo_http_requests_total` and `edugo_http_request_duration_seconds` by `method`, `route` (the route template, never the raw path; `unmatched` for unknown paths) and `status`; `edugo_sqlite_transaction_duration_seconds`; `edugo_open_tenant_pools`; `edugo_active_sessions`; `edugo_rate_limit_refusals_total`; `edugo_idempotent_replays_total`; `edugo_faults_fired_total` by `action`. Served by default in dev mode (`--no-metrics` turns it off). Outside dev mode it is served only with `--metrics` and a `--metrics-token`, which must then be sent as `Authorization: Bearer <token>`; otherwise the route does not exist (404).

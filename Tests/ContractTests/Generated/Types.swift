@@ -238,6 +238,39 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/courses/{id}/progress`.
     /// - Remark: Generated from `#/paths//v1/courses/{id}/progress/put(putProgress)`.
     func putProgress(_ input: Operations.PutProgress.Input) async throws -> Operations.PutProgress.Output
+    /// What changed after a cursor, as the caller sees it (pull)
+    ///
+    /// The pull half of sync. Each tenant keeps one increasing change sequence; every committed change of a
+    /// course, lesson, enrollment, progress record or user profile records its place in it, in the same
+    /// transaction. This answers the caller's *visible* changes after `cursor`:
+    ///
+    /// - An upsert carries the entity's full current representation (`data`, the same schema as its GET,
+    ///   with its `version`). A deletion (`op: delete`) carries `type`, `id` and, for a lesson, enrollment or
+    ///   progress record, its `course_id`. Several changes of one entity collapse to its latest state.
+    /// - Visibility follows the read rules: the courses the caller may see (students: published; teachers:
+    ///   also their own drafts; admins: every course) and their lessons, and the caller's **own**
+    ///   enrollments, progress records and profile. **Losing visibility is a deletion** (a course
+    ///   unpublished or deleted takes its lessons, enrollments and progress with it; leaving a course
+    ///   deletes the enrollment); gaining it is an upsert (a course published brings its lessons). A
+    ///   change made entirely inside a draft is never announced to someone who cannot see the draft.
+    /// - Each page is read in one read transaction (a consistent snapshot); pull again with the answer's
+    ///   `cursor` while `has_more` is true. A change that commits while a client pages is never skipped.
+    /// - **No cursor: a base sync**, everything the caller can see (courses, then lessons, enrollments,
+    ///   progress and the profile, each in id order), paged the same way; its last page's cursor continues
+    ///   as a delta from the moment the base sync started, so changes made meanwhile follow.
+    /// - Changes and deletions are kept for the retention window (`--change-retention`, 30 days by default,
+    ///   on the server's clock). A cursor older than that, or minted before the caller's role changed,
+    ///   answers **410 `cursor_expired`**: the client does a base sync (keeping its unsynced writes).
+    ///   A malformed cursor, or one minted for another tenant or user, answers **400 `invalid_cursor`**.
+    ///
+    /// Applying a page: upsert each `data` by `type` and `id`; for a deletion remove the entity (a course's
+    /// deletion also removes its lessons and the caller's progress and enrollment in it); then store the
+    /// `cursor`, in the same local transaction.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/sync/changes`.
+    /// - Remark: Generated from `#/paths//v1/sync/changes/get(listChanges)`.
+    func listChanges(_ input: Operations.ListChanges.Input) async throws -> Operations.ListChanges.Output
     /// Prometheus metrics
     ///
     /// Prometheus text exposition format 0.0.4: `edugo_http_requests_total` and `edugo_http_request_duration_seconds` by `method`, `route` (the route template, never the raw path; `unmatched` for unknown paths) and `status`; `edugo_sqlite_transaction_duration_seconds`; `edugo_open_tenant_pools`; `edugo_active_sessions`; `edugo_rate_limit_refusals_total`; `edugo_idempotent_replays_total`; `edugo_faults_fired_total` by `action`. Served by default in dev mode (`--no-metrics` turns it off). Outside dev mode it is served only with `--metrics` and a `--metrics-token`, which must then be sent as `Authorization: Bearer <token>`; otherwise the route does not exist (404).
@@ -875,6 +908,47 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// What changed after a cursor, as the caller sees it (pull)
+    ///
+    /// The pull half of sync. Each tenant keeps one increasing change sequence; every committed change of a
+    /// course, lesson, enrollment, progress record or user profile records its place in it, in the same
+    /// transaction. This answers the caller's *visible* changes after `cursor`:
+    ///
+    /// - An upsert carries the entity's full current representation (`data`, the same schema as its GET,
+    ///   with its `version`). A deletion (`op: delete`) carries `type`, `id` and, for a lesson, enrollment or
+    ///   progress record, its `course_id`. Several changes of one entity collapse to its latest state.
+    /// - Visibility follows the read rules: the courses the caller may see (students: published; teachers:
+    ///   also their own drafts; admins: every course) and their lessons, and the caller's **own**
+    ///   enrollments, progress records and profile. **Losing visibility is a deletion** (a course
+    ///   unpublished or deleted takes its lessons, enrollments and progress with it; leaving a course
+    ///   deletes the enrollment); gaining it is an upsert (a course published brings its lessons). A
+    ///   change made entirely inside a draft is never announced to someone who cannot see the draft.
+    /// - Each page is read in one read transaction (a consistent snapshot); pull again with the answer's
+    ///   `cursor` while `has_more` is true. A change that commits while a client pages is never skipped.
+    /// - **No cursor: a base sync**, everything the caller can see (courses, then lessons, enrollments,
+    ///   progress and the profile, each in id order), paged the same way; its last page's cursor continues
+    ///   as a delta from the moment the base sync started, so changes made meanwhile follow.
+    /// - Changes and deletions are kept for the retention window (`--change-retention`, 30 days by default,
+    ///   on the server's clock). A cursor older than that, or minted before the caller's role changed,
+    ///   answers **410 `cursor_expired`**: the client does a base sync (keeping its unsynced writes).
+    ///   A malformed cursor, or one minted for another tenant or user, answers **400 `invalid_cursor`**.
+    ///
+    /// Applying a page: upsert each `data` by `type` and `id`; for a deletion remove the entity (a course's
+    /// deletion also removes its lessons and the caller's progress and enrollment in it); then store the
+    /// `cursor`, in the same local transaction.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/sync/changes`.
+    /// - Remark: Generated from `#/paths//v1/sync/changes/get(listChanges)`.
+    internal func listChanges(
+        query: Operations.ListChanges.Input.Query = .init(),
+        headers: Operations.ListChanges.Input.Headers = .init()
+    ) async throws -> Operations.ListChanges.Output {
+        try await listChanges(Operations.ListChanges.Input(
+            query: query,
+            headers: headers
         ))
     }
     /// Prometheus metrics

@@ -88,6 +88,7 @@ struct ContractTour {
         ).ok.body.json
         _ = try await student.getProgress(path: .init(id: course.id)).ok.body.json
         _ = try await student.listMyCourses().ok.body.json
+        _ = try await student.listChanges(query: .init(limit: 1000)).ok.body.json
 
         // The lesson's media: uploaded by the teacher, downloaded by the enrolled learner, removed.
         let mediaPath = Operations.UploadLessonMedia.Input.Path(id: course.id, lessonId: lesson.id)

@@ -104,6 +104,7 @@ enum TenantMigrations {
                 t.add(column: "media_file", .text)
             }
         }
+        migrator.registerMigration(ListIndexesMigration.identifier, migrate: ListIndexesMigration.migrate)
         return migrator
     }
 }

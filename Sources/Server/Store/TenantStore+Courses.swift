@@ -16,35 +16,23 @@ extension TenantStore {
     /// matching a search, each with its lesson count.
     ///
     /// Two statements whatever the page size (the total, and the page with its lesson counts),
-    /// both prepared once per connection and reused (`cachedStatement`).
+    /// both prepared once per connection and reused (`cachedStatement`); ``CourseListQuery``
+    /// writes them.
     func coursePage(
         visibleTo identity: Identity, category: String?, query: String?, pagination: Pagination
     ) async throws -> Page<CourseResponse> {
-        var (conditions, arguments) = CourseAccess.visibleSQL(identity)
-        if let category {
-            conditions.append("category = ?")
-            arguments += [category]
-        }
-        if let query {
-            conditions.append("search_text LIKE ? ESCAPE '\\'")
-            arguments += [SearchText.likePattern(query)]
-        }
-        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let pageArguments = arguments + [pagination.limit, pagination.offset]
-        return try await database.writer.read { [arguments] db in
-            let total = try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT COUNT(*) FROM courses \(filter)"), arguments: arguments) ?? 0
+        let list = CourseListQuery(
+            role: identity.role, userID: identity.userID, category: category, search: query,
+            limit: pagination.limit, offset: pagination.offset)
+        return try await database.writer.read { db in
+            let total = try Int.fetchOne(db.cachedStatement(sql: list.count.sql), arguments: list.count.arguments) ?? 0
+            let page = list.page
             // Decoded while the cursor stands on each row: a copied row (`Row.fetchAll`) finds
             // each column by lowercasing every column name, the cursor's row by one lookup.
             let items = try Array(
-                Row.fetchCursor(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT courses.*, (SELECT COUNT(*) FROM lessons WHERE lessons.course_id = courses.id) AS lesson_count
-                            FROM courses \(filter) ORDER BY created_at DESC, id LIMIT ? OFFSET ?
-                            """),
-                    arguments: pageArguments
-                ).map { row in try CourseResponse(CourseRecord(row: row), lessonCount: row["lesson_count"]) })
+                Row.fetchCursor(db.cachedStatement(sql: page.sql), arguments: page.arguments).map { row in
+                    try CourseResponse(CourseRecord(row: row), lessonCount: row["lesson_count"])
+                })
             return Page(items: items, page: pagination.page, limit: pagination.limit, total: total)
         }
     }

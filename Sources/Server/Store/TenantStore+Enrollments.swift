@@ -41,15 +41,14 @@ extension TenantStore {
     /// newest first, each with its course, lesson count and completed lessons.
     ///
     /// Five statements in one read transaction, whatever the page size: the count, the page, its
-    /// courses, their lesson counts and the caller's completed lessons per course.
+    /// courses, their lesson counts and the caller's completed lessons per course
+    /// (``EnrollmentListQuery`` writes the first two).
     func enrolledCoursePage(of identity: Identity, pagination: Pagination) async throws -> Page<EnrolledCourse> {
-        try await database.writer.read { db in
-            let visibleCourseIDs = CourseAccess.visible(identity).select(CourseRecord.Columns.id)
-            let enrollments = EnrollmentRecord.filter(
-                Column("user_id") == identity.userID && visibleCourseIDs.contains(Column("course_id")))
-            let total = try enrollments.fetchCount(db)
-            let page = try enrollments.order(Column("enrolled_at").desc, Column("course_id"))
-                .limit(pagination.limit, offset: pagination.offset).fetchAll(db)
+        let list = EnrollmentListQuery(
+            role: identity.role, userID: identity.userID, limit: pagination.limit, offset: pagination.offset)
+        return try await database.writer.read { db in
+            let total = try Int.fetchOne(db.cachedStatement(sql: list.count.sql), arguments: list.count.arguments) ?? 0
+            let page = try EnrollmentRecord.fetchAll(db.cachedStatement(sql: list.page.sql), arguments: list.page.arguments)
             let courseIDs = page.map(\.courseId)
             guard !courseIDs.isEmpty else {
                 return Page(items: [], page: pagination.page, limit: pagination.limit, total: total)

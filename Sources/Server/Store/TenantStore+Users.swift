@@ -18,17 +18,14 @@ enum Registration: Sendable {
 }
 
 extension TenantStore {
-    /// A page of the tenant's accounts, optionally of one role and matching a search, oldest first.
+    /// A page of the tenant's accounts, optionally of one role and matching a search, oldest first
+    /// (``UserListQuery`` writes the statements).
     func userPage(role: UserRecord.Role?, query: String?, pagination: Pagination) async throws -> Page<UserRecord> {
-        try await database.writer.read { db in
-            var filtered = UserRecord.all()
-            if let role { filtered = filtered.filter(UserRecord.Columns.role == role.rawValue) }
-            if let query {
-                filtered = filtered.filter(sql: "search_text LIKE ? ESCAPE '\\'", arguments: [SearchText.likePattern(query)])
-            }
-            let total = try filtered.fetchCount(db)
-            let users = try filtered.order(UserRecord.Columns.createdAt, UserRecord.Columns.id)
-                .limit(pagination.limit, offset: pagination.offset).fetchAll(db)
+        let list = UserListQuery(role: role, search: query, limit: pagination.limit, offset: pagination.offset)
+        return try await database.writer.read { db in
+            let total = try Int.fetchOne(db.cachedStatement(sql: list.count.sql), arguments: list.count.arguments) ?? 0
+            let page = list.page
+            let users = try UserRecord.fetchAll(db.cachedStatement(sql: page.sql), arguments: page.arguments)
             return Page(items: users, page: pagination.page, limit: pagination.limit, total: total)
         }
     }

@@ -1,0 +1,72 @@
+import GRDB
+
+/// The statements of a course list: one page of what a caller may see, newest first, and how
+/// many that is.
+///
+/// Each role's page is an index seek in the list's order, so it costs the page, not the catalogue:
+/// students seek `published = 1` (`courses_by_published_created`, or `…_category_created`),
+/// admins walk `courses_by_created` (or `courses_by_category_created`), and a teacher's two
+/// branches, the published courses and their own drafts, are seeked separately and merged by the
+/// compound `ORDER BY … LIMIT` (an `OR` of the two would defeat both indexes and sort).
+struct CourseListQuery: Sendable {
+    var role: UserRecord.Role
+    var userID: String
+    var category: String?
+    /// Search text, as the user typed it.
+    var search: String?
+    var limit: Int
+    var offset: Int
+
+    /// The list's order: newest first, ties by id, both descending so every index above serves
+    /// it by walking backwards.
+    static let order = "ORDER BY created_at DESC, id DESC"
+
+    init(role: UserRecord.Role, userID: String, category: String?, search: String?, limit: Int, offset: Int = 0) {
+        self.role = role
+        self.userID = userID
+        self.category = category
+        self.search = search
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// The page's rows: every column of `courses` and the course's `lesson_count`.
+    var page: ListStatement {
+        var arguments = StatementArguments()
+        let branches = CourseAccess.visibleBranches(role: role, userID: userID).map { branch in
+            var conditions = branch.conditions
+            arguments += branch.arguments
+            filter(&conditions, &arguments)
+            return """
+                SELECT courses.*, (SELECT COUNT(*) FROM lessons WHERE lessons.course_id = courses.id) AS lesson_count
+                FROM courses\(Self.whereClause(conditions))
+                """
+        }
+        arguments += [limit, offset]
+        return ListStatement(
+            sql: branches.joined(separator: "\nUNION ALL\n") + "\n\(Self.order) LIMIT ? OFFSET ?", arguments: arguments)
+    }
+
+    /// How many courses the caller may see with this filter (a count over the same indexes).
+    var count: ListStatement {
+        var (conditions, arguments) = CourseAccess.visibleSQL(role: role, userID: userID)
+        filter(&conditions, &arguments)
+        return ListStatement(sql: "SELECT COUNT(*) FROM courses\(Self.whereClause(conditions))", arguments: arguments)
+    }
+
+    /// The category and search conditions, after the visibility ones.
+    private func filter(_ conditions: inout [String], _ arguments: inout StatementArguments) {
+        if let category {
+            conditions.append("category = ?")
+            arguments += [category]
+        }
+        if let search {
+            conditions.append("search_text LIKE ? ESCAPE '\\'")
+            arguments += [SearchText.likePattern(search)]
+        }
+    }
+
+    static func whereClause(_ conditions: [String]) -> String {
+        conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    }
+}

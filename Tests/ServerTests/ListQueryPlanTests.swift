@@ -26,6 +26,7 @@ import Testing
     }
 
     static let userID = "teacher-1"
+    static let after = PageCursor(timestamp: "2026-11-18 11:06:40.000", id: "course-9")
 
     static let cases: [Case] = [
         Case(
@@ -69,6 +70,40 @@ import Testing
         Case(
             name: "a teacher's enrollments",
             statement: { EnrollmentListQuery(role: .teacher, userID: userID, limit: 20).page },
+            indexes: ["enrollments_by_user_enrolled"]),
+        Case(
+            name: "a student's courses after a cursor",
+            statement: { CourseListQuery(role: .student, userID: userID, category: nil, search: nil, after: after, limit: 20).page },
+            indexes: ["courses_by_published_created"]),
+        Case(
+            name: "a student's courses of one category after a cursor",
+            statement: {
+                CourseListQuery(role: .student, userID: userID, category: "arts", search: nil, after: after, limit: 20).page
+            },
+            indexes: ["courses_by_published_category_created"]),
+        Case(
+            name: "a teacher's courses after a cursor",
+            statement: { CourseListQuery(role: .teacher, userID: userID, category: nil, search: nil, after: after, limit: 20).page },
+            indexes: ["courses_by_published_created", "courses_by_teacher_published_created"]),
+        Case(
+            name: "an admin's courses after a cursor",
+            statement: { CourseListQuery(role: .admin, userID: userID, category: nil, search: nil, after: after, limit: 20).page },
+            indexes: ["courses_by_created"]),
+        Case(
+            name: "an admin's courses of one category after a cursor",
+            statement: { CourseListQuery(role: .admin, userID: userID, category: "arts", search: nil, after: after, limit: 20).page },
+            indexes: ["courses_by_category_created"]),
+        Case(
+            name: "the user directory after a cursor",
+            statement: { UserListQuery(role: nil, search: nil, after: after, limit: 20).page },
+            indexes: ["users_by_created"]),
+        Case(
+            name: "the user directory of one role after a cursor",
+            statement: { UserListQuery(role: .student, search: nil, after: after, limit: 20).page },
+            indexes: ["users_by_role_created"]),
+        Case(
+            name: "a student's enrollments after a cursor",
+            statement: { EnrollmentListQuery(role: .student, userID: userID, after: after, limit: 20).page },
             indexes: ["enrollments_by_user_enrolled"]),
         Case(
             name: "a course's lessons",

@@ -14,6 +14,8 @@ struct CourseListQuery: Sendable {
     var category: String?
     /// Search text, as the user typed it.
     var search: String?
+    /// Where the page continues (keyset), or `nil` to start at ``offset``.
+    var after: PageCursor?
     var limit: Int
     var offset: Int
 
@@ -21,28 +23,38 @@ struct CourseListQuery: Sendable {
     /// it by walking backwards.
     static let order = "ORDER BY created_at DESC, id DESC"
 
-    init(role: UserRecord.Role, userID: String, category: String?, search: String?, limit: Int, offset: Int = 0) {
+    init(
+        role: UserRecord.Role, userID: String, category: String?, search: String?, after: PageCursor? = nil,
+        limit: Int, offset: Int = 0
+    ) {
         self.role = role
         self.userID = userID
         self.category = category
         self.search = search
+        self.after = after
         self.limit = limit
         self.offset = offset
     }
 
-    /// The page's rows: every column of `courses` and the course's `lesson_count`.
+    /// The page's rows, `limit + 1` of them (the extra one tells that another page follows):
+    /// every column of `courses` and the course's `lesson_count`. With ``after`` each branch
+    /// seeks `(created_at, id) < (?, ?)`, the index's own order, so a deep page costs a first one.
     var page: ListStatement {
         var arguments = StatementArguments()
         let branches = CourseAccess.visibleBranches(role: role, userID: userID).map { branch in
             var conditions = branch.conditions
             arguments += branch.arguments
             filter(&conditions, &arguments)
+            if let after {
+                conditions.append("(created_at, id) < (?, ?)")
+                arguments += [after.timestamp, after.id]
+            }
             return """
                 SELECT courses.*, (SELECT COUNT(*) FROM lessons WHERE lessons.course_id = courses.id) AS lesson_count
                 FROM courses\(Self.whereClause(conditions))
                 """
         }
-        arguments += [limit, offset]
+        arguments += [limit + 1, offset]
         return ListStatement(
             sql: branches.joined(separator: "\nUNION ALL\n") + "\n\(Self.order) LIMIT ? OFFSET ?", arguments: arguments)
     }

@@ -11,22 +11,31 @@ import GRDB
 struct EnrollmentListQuery: Sendable {
     var role: UserRecord.Role
     var userID: String
+    /// Where the page continues (keyset), or `nil` to start at ``offset``.
+    var after: PageCursor?
     var limit: Int
     var offset: Int
 
     /// Newest first, ties by course id, both descending: `enrollments_by_user_enrolled` backwards.
     static let order = "ORDER BY enrollments.enrolled_at DESC, enrollments.course_id DESC"
 
-    init(role: UserRecord.Role, userID: String, limit: Int, offset: Int = 0) {
+    init(role: UserRecord.Role, userID: String, after: PageCursor? = nil, limit: Int, offset: Int = 0) {
         self.role = role
         self.userID = userID
+        self.after = after
         self.limit = limit
         self.offset = offset
     }
 
+    /// The page's rows, `limit + 1` of them (the extra one tells that another page follows); with
+    /// ``after``, a seek of `(enrolled_at, course_id) < (?, ?)`.
     var page: ListStatement {
         var (conditions, arguments) = filter
-        arguments += [limit, offset]
+        if let after {
+            conditions.append("(enrollments.enrolled_at, enrollments.course_id) < (?, ?)")
+            arguments += [after.timestamp, after.id]
+        }
+        arguments += [limit + 1, offset]
         return ListStatement(
             sql: """
                 SELECT enrollments.* FROM enrollments CROSS JOIN courses ON courses.id = enrollments.course_id

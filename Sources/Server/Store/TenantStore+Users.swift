@@ -20,13 +20,17 @@ enum Registration: Sendable {
 extension TenantStore {
     /// A page of the tenant's accounts, optionally of one role and matching a search, oldest first
     /// (``UserListQuery`` writes the statements).
-    func userPage(role: UserRecord.Role?, query: String?, pagination: Pagination) async throws -> Page<UserRecord> {
-        let list = UserListQuery(role: role, search: query, limit: pagination.limit, offset: pagination.offset)
+    func userPage(role: UserRecord.Role?, query: String?, pagination: Pagination) async throws -> ListPage<UserRecord> {
+        let list = UserListQuery(
+            role: role, search: query, after: pagination.after, limit: pagination.limit, offset: pagination.offset)
         return try await database.writer.read { db in
-            let total = try Int.fetchOne(db.cachedStatement(sql: list.count.sql), arguments: list.count.arguments) ?? 0
+            let total = try Self.total(db, list.count, unless: pagination)
             let page = list.page
-            let users = try UserRecord.fetchAll(db.cachedStatement(sql: page.sql), arguments: page.arguments)
-            return Page(items: users, page: pagination.page, limit: pagination.limit, total: total)
+            let rows = try Array(
+                Row.fetchCursor(db.cachedStatement(sql: page.sql), arguments: page.arguments).map { row in
+                    (item: try UserRecord(row: row), key: PageCursor(timestamp: row["created_at"], id: row["id"]))
+                })
+            return ListPage(rows: rows, pagination: pagination, total: total)
         }
     }
 

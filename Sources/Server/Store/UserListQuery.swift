@@ -8,22 +8,31 @@ struct UserListQuery: Sendable {
     var role: UserRecord.Role?
     /// Search text, as the user typed it.
     var search: String?
+    /// Where the page continues (keyset), or `nil` to start at ``offset``.
+    var after: PageCursor?
     var limit: Int
     var offset: Int
 
     /// Oldest first, ties by id: the order of `users_by_created` and `users_by_role_created`.
     static let order = "ORDER BY created_at, id"
 
-    init(role: UserRecord.Role?, search: String?, limit: Int, offset: Int = 0) {
+    init(role: UserRecord.Role?, search: String?, after: PageCursor? = nil, limit: Int, offset: Int = 0) {
         self.role = role
         self.search = search
+        self.after = after
         self.limit = limit
         self.offset = offset
     }
 
+    /// The page's rows, `limit + 1` of them (the extra one tells that another page follows); with
+    /// ``after``, a seek of `(created_at, id) > (?, ?)`.
     var page: ListStatement {
         var (conditions, arguments) = filter
-        arguments += [limit, offset]
+        if let after {
+            conditions.append("(created_at, id) > (?, ?)")
+            arguments += [after.timestamp, after.id]
+        }
+        arguments += [limit + 1, offset]
         return ListStatement(
             sql: "SELECT * FROM users\(CourseListQuery.whereClause(conditions)) \(Self.order) LIMIT ? OFFSET ?",
             arguments: arguments)

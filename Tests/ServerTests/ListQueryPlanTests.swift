@@ -16,7 +16,9 @@ import Testing
         var indexes: [String]
         /// Whether the plan may walk an index from its start (`SCAN … USING INDEX`): only a first
         /// page with no condition to seek on, where the walk is in the list's order and stops
-        /// after `LIMIT` rows.
+        /// after `LIMIT` rows (for a search: after `LIMIT` matches, each checked against the match
+        /// set read once from the search table, so a rare word walks more of the index, never
+        /// the table's rows, and never sorts).
         var walksFromStart = false
         /// Indexes whose absence leaves a seek as narrow on another index (which one reads fewer
         /// rows then depends on the data), so ``indexesAreNeeded(_:)`` does not expect worse.
@@ -105,6 +107,36 @@ import Testing
             name: "a student's enrollments after a cursor",
             statement: { EnrollmentListQuery(role: .student, userID: userID, after: after, limit: 20).page },
             indexes: ["enrollments_by_user_enrolled"]),
+        Case(
+            name: "a student's course search",
+            statement: { CourseListQuery(role: .student, userID: userID, category: nil, search: "matemá", limit: 20).page },
+            indexes: ["courses_by_published_created"]),
+        Case(
+            name: "a student's course search of one category after a cursor",
+            statement: {
+                CourseListQuery(role: .student, userID: userID, category: "arts", search: "historia del", after: after, limit: 20).page
+            },
+            indexes: ["courses_by_published_category_created"]),
+        Case(
+            name: "a teacher's course search",
+            statement: { CourseListQuery(role: .teacher, userID: userID, category: nil, search: "física", limit: 20).page },
+            indexes: ["courses_by_published_created", "courses_by_teacher_published_created"]),
+        Case(
+            name: "an admin's course search",
+            statement: { CourseListQuery(role: .admin, userID: userID, category: nil, search: "física", limit: 20).page },
+            indexes: ["courses_by_created"], walksFromStart: true),
+        Case(
+            name: "an admin's course search after a cursor",
+            statement: { CourseListQuery(role: .admin, userID: userID, category: nil, search: "física", after: after, limit: 20).page },
+            indexes: ["courses_by_created"]),
+        Case(
+            name: "a user search",
+            statement: { UserListQuery(role: nil, search: "gonzalez", limit: 20).page },
+            indexes: ["users_by_created"], walksFromStart: true),
+        Case(
+            name: "a user search of one role after a cursor",
+            statement: { UserListQuery(role: .teacher, search: "gonzalez", after: after, limit: 20).page },
+            indexes: ["users_by_role_created"]),
         Case(
             name: "a course's lessons",
             statement: { LessonListQuery.lessons(ofCourse: "course-1") },

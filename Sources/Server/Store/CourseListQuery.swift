@@ -12,7 +12,9 @@ struct CourseListQuery: Sendable {
     var role: UserRecord.Role
     var userID: String
     var category: String?
-    /// Search text, as the user typed it.
+    /// Search text, as the user typed it (``FullTextQuery`` states what it matches). Matches keep
+    /// the list's order, newest first: a rank would change as the catalogue does, and a cursor
+    /// must name a fixed place.
     var search: String?
     /// Where the page continues (keyset), or `nil` to start at ``offset``.
     var after: PageCursor?
@@ -73,8 +75,15 @@ struct CourseListQuery: Sendable {
             arguments += [category]
         }
         if let search {
-            conditions.append("search_text LIKE ? ESCAPE '\\'")
-            arguments += [SearchText.likePattern(search)]
+            if let match = FullTextQuery.expression(search) {
+                // `+rowid`: the match set is read once and checked while the list's index is walked in
+                // order, so the page needs no sort; without the `+` the planner may drive from the
+                // matches and sort them all.
+                conditions.append("+rowid IN (SELECT rowid FROM courses_search WHERE courses_search MATCH ?)")
+                arguments += [match]
+            } else {
+                conditions.append("0")
+            }
         }
     }
 

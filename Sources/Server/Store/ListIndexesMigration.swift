@@ -1,7 +1,8 @@
 import GRDB
 
 /// The `v3-list-indexes` migration: an index for every order and filter a list offers, so a
-/// page of 20 is an index seek of 20 rows whatever the table holds (STYLE.md, principle 12).
+/// page of 20 is an index seek of 20 rows whatever the table holds (STYLE.md, principle 12),
+/// and a full-text index for every search (``SearchIndexMigration``).
 ///
 /// Each list's statement is built by its query type (``CourseListQuery``, ``UserListQuery``,
 /// ``EnrollmentListQuery``, ``LessonListQuery``) and its plan is checked by a store test that
@@ -42,5 +43,6 @@ enum ListIndexesMigration {
         for name in superseded {
             try db.execute(sql: "DROP INDEX \(name)")
         }
+        try SearchIndexMigration.migrate(db)
     }
 }

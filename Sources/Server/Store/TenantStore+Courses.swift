@@ -82,7 +82,6 @@ extension TenantStore {
                 course.teacherId = teacherID
             }
             if !course.hasSameContent(as: before) {
-                course.refreshDerivedColumns()
                 course.version += 1
                 course.updatedAt = now
                 try course.update(db)

@@ -51,8 +51,13 @@ struct UserListQuery: Sendable {
             arguments += [role.rawValue]
         }
         if let search {
-            conditions.append("search_text LIKE ? ESCAPE '\\'")
-            arguments += [SearchText.likePattern(search)]
+            if let match = FullTextQuery.expression(search) {
+                // `+rowid`: checked while `users_by_created` is walked in order (see CourseListQuery).
+                conditions.append("+rowid IN (SELECT rowid FROM users_search WHERE users_search MATCH ?)")
+                arguments += [match]
+            } else {
+                conditions.append("0")
+            }
         }
         return (conditions, arguments)
     }

@@ -45,6 +45,41 @@ import Testing
         }
     }
 
+    @Test("listCourses continued with after answers the next page without page or total, and null next at the end")
+    func continuesWithAfter() async throws {
+        try await ContractHarness.with { api in
+            let student = try await api.signIn(.demoStudent)
+            let first = try await student.client.listCourses(query: .init(limit: 3)).ok.body.json
+            var ids = first.items.map(\.id)
+            var next = first.next
+
+            while let after = next, ids.count < 200 {
+                let page = try await student.client.listCourses(query: .init(after: after, limit: 3)).ok.body.json
+                #expect(page.page == nil && page.total == nil)
+                ids += page.items.map(\.id)
+                next = page.next
+            }
+
+            #expect(first.total == Int64(ids.count))
+            #expect(Set(ids).count == ids.count)
+        }
+    }
+
+    @Test("listCourses with after and page together answers 400 validation_failed for after")
+    func refusesAfterWithPage() async throws {
+        try await ContractHarness.with { api in
+            let student = try await api.signIn(.demoStudent)
+            let first = try await student.client.listCourses(query: .init(limit: 3)).ok.body.json
+            let after = try #require(first.next)
+
+            let output = try await student.client.listCourses(query: .init(page: 2, after: after))
+
+            let problem = try output.badRequest.body.applicationProblemJson
+            expectProblem(problem, status: 400, code: "validation_failed")
+            #expect(problem.invalidFields == ["after"])
+        }
+    }
+
     @Test("searchCourses answers 200 with the courses whose title matches")
     func searchesTitles() async throws {
         try await ContractHarness.with { api in

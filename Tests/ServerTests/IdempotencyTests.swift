@@ -319,7 +319,7 @@ import Testing
         let tenant = try TenantDatabase.open(tenantID: tenantID, at: nil)
         let user = UserRecord(
             id: "user-1", email: "ana@example.com", emailKey: "ana@example.com", passwordHash: "", firstName: "Ana",
-            lastName: "García", role: .teacher, emailVerified: true, searchText: "", version: 1,
+            lastName: "García", role: .teacher, emailVerified: true, version: 1,
             createdAt: TestClock.start, updatedAt: TestClock.start)
         return Identity(store: TenantStore(tenant), user: user, sessionID: "session-1")
     }

@@ -96,7 +96,7 @@ import Testing
         let now = Date()
         let admin = UserRecord(
             id: RecordID.make(), email: "a@example.com", emailKey: "a@example.com", passwordHash: "", firstName: "A",
-            lastName: "A", role: .admin, emailVerified: true, searchText: "", version: 1, createdAt: now, updatedAt: now)
+            lastName: "A", role: .admin, emailVerified: true, version: 1, createdAt: now, updatedAt: now)
         try await database.writer.write { db in try admin.insert(db) }
         await #expect(throws: APIError.self) {
             try await database.writer.read { db in try AdminGuard.keepOneAdmin(db, losing: admin.id) }
@@ -132,7 +132,7 @@ import Testing
         let now = Date()
         return UserRecord(
             id: id, email: email, emailKey: email, passwordHash: "", firstName: "A", lastName: "B", role: .student,
-            emailVerified: true, searchText: "", version: 1, createdAt: now, updatedAt: now)
+            emailVerified: true, version: 1, createdAt: now, updatedAt: now)
     }
 
     /// What `mappingEmailTaken` turns inserting `user` into.

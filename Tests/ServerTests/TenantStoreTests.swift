@@ -46,12 +46,12 @@ import Testing
         let database = try await Self.demoTenant()
         let student = try await Self.identity("student1@demo.edugo.dev", in: database)
         let store = TenantStore(database)
-        func page(limit: Int) async throws -> Page<CourseResponse> {
+        func page(limit: Int) async throws -> ListPage<CourseResponse> {
             try await store.coursePage(visibleTo: student, category: nil, query: nil, pagination: Pagination(page: 1, limit: limit))
         }
 
-        var one: Page<CourseResponse>?
-        var twenty: Page<CourseResponse>?
+        var one: ListPage<CourseResponse>?
+        var twenty: ListPage<CourseResponse>?
         let few = try await Self.statements(in: database) { one = try await page(limit: 1) }
         let many = try await Self.statements(in: database) { twenty = try await page(limit: 20) }
 
@@ -85,7 +85,7 @@ import Testing
             #expect(page.items.count == 1)
         }
         try await Self.enrollEverywhere(student, in: database)
-        var page: Page<EnrolledCourse>?
+        var page: ListPage<EnrolledCourse>?
         let many = try await Self.statements(in: database) {
             page = try await TenantStore(database).enrolledCoursePage(of: student, pagination: pagination)
         }
@@ -110,7 +110,7 @@ import Testing
         let database = try await Self.demoTenant()
         let student = try await Self.identity("student1@demo.edugo.dev", in: database)
         try await Self.enrollEverywhere(student, in: database)
-        let visible = try await TenantStore(database).enrolledCoursePage(of: student, pagination: Pagination()).total
+        let visible = try #require(try await TenantStore(database).enrolledCoursePage(of: student, pagination: Pagination()).total)
 
         // When one of the student's courses becomes a draft
         let draft = try #require(try await TenantStore(database).enrolledCoursePage(of: student, pagination: Pagination()).items.first)

@@ -58,15 +58,28 @@ public struct LessonList: Codable, Sendable, Equatable {
 }
 
 /// One page of a collection.
+///
+/// A list answered for `page=` (or with neither `page` nor `after`) carries ``page`` and
+/// ``total``; a list continued with `after` carries neither. Every `/v1` list carries ``next``.
 public struct Page<Item: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
     /// The items on this page.
     public var items: [Item]
-    /// Which page this is.
-    public var page: Int
+    /// Which page this is; `nil` when the page continued from a cursor (`after`).
+    public var page: Int?
     /// The most items a page holds.
     public var limit: Int
-    /// How many items the whole collection holds, across all pages.
-    public var total: Int
+    /// How many items the whole collection holds, across all pages; `nil` when the page
+    /// continued from a cursor (`after`).
+    public var total: Int?
+    /// The opaque cursor of the next page (the server's `after`); `nil` on the last page.
+    public var next: String?
+
+    /// Whether no page follows this one, when `received` items of the list arrived so far.
+    func isLast(received: Int) -> Bool {
+        if items.isEmpty { return true }
+        if let total { return received >= total }
+        return next == nil
+    }
 }
 
 /// The caller's enrollment in a course.

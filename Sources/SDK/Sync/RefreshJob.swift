@@ -62,7 +62,7 @@ struct Refresher: Sendable {
             while true {
                 let result: Page<Course> = try await cache.refreshJSON(.Courses.list(page: page, limit: 100), limits: limits)
                 all += result.items
-                if all.count >= result.total || result.items.isEmpty { break }
+                if result.isLast(received: all.count) { break }
                 page += 1
             }
             try await store.replaceCourses(all, at: now())
@@ -86,7 +86,7 @@ struct Refresher: Sendable {
                 let result: Page<EnrolledCourse> = try await client.executeWithMetadata(
                     endpoint: .Users.myCourses(page: page, limit: 100), limits: limits, asUser: store.userID).value
                 all += result.items
-                if all.count >= result.total || result.items.isEmpty { break }
+                if result.isLast(received: all.count) { break }
                 page += 1
             }
             try await store.replaceEnrollments(all, at: now())

@@ -47,11 +47,10 @@ struct CourseRoutes {
             try JSONObjectReader.checkKeys(body, known: CourseDraft.keys, writable: writable)
             let draft = try CourseDraft(body)
             let now = deps.now
-            var course = CourseRecord(
+            let course = CourseRecord(
                 id: RecordID.make(), title: draft.title, description: draft.description, category: draft.category,
                 thumbnailUrl: draft.thumbnailUrl, published: draft.published, teacherId: draft.teacherId ?? identity.userID,
-                searchText: "", version: 1, createdAt: now, updatedAt: now)
-            course.refreshDerivedColumns()
+                version: 1, createdAt: now, updatedAt: now)
             let created = try await identity.store.createCourse(course)
             return try EncodedResponse.json(
                 created, status: .created, caching: .revalidate,

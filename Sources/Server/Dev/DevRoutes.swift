@@ -38,7 +38,7 @@ struct DevRoutes {
 
     /// `GET /__dev/tenants`: every tenant, newest first, with how many accounts it has.
     @Sendable func listTenants(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let pagination = try Pagination(request)
+        let pagination = try Pagination(request, keyset: false)
         let (listings, total) = try await deps.tenants.tenantPage(offset: pagination.offset, limit: pagination.limit)
         var items: [TenantSummary] = []
         for listing in listings {
@@ -51,7 +51,7 @@ struct DevRoutes {
     /// `GET /__dev/tenants/{id}/users`: a tenant's accounts, newest first (no passwords: only the
     /// seeded ones are known, and `POST /__dev/tenants` answers them once).
     @Sendable func listTenantUsers(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let pagination = try Pagination(request)
+        let pagination = try Pagination(request, keyset: false)
         guard let tenant = TenantID(try request.pathParameter("id", context)) else { throw APIError.tenantNotFound }
         let (users, total) = try await deps.tenants.store(for: tenant)
             .userPage(offset: pagination.offset, limit: pagination.limit)

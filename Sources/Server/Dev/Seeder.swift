@@ -35,7 +35,7 @@ struct Seeder {
             var user = UserRecord(
                 id: RecordID.make(), email: account.email, emailKey: "",
                 passwordHash: hashes[account.role] ?? "", firstName: account.firstName, lastName: account.lastName,
-                role: account.role, emailVerified: true, searchText: "", version: 1, createdAt: created,
+                role: account.role, emailVerified: true, version: 1, createdAt: created,
                 updatedAt: created)
             user.refreshDerivedColumns()
             rows.users.append(user)
@@ -45,12 +45,11 @@ struct Seeder {
         var published: [(CourseRecord, [LessonRecord])] = []
         for (index, course) in plan.courses.enumerated() {
             let created = now.addingTimeInterval(TimeInterval(index - 50) * 60)
-            var record = CourseRecord(
+            let record = CourseRecord(
                 id: RecordID.make(), title: course.title, description: course.description,
                 category: course.category, thumbnailUrl: nil, published: course.published,
-                teacherId: teachers[course.teacher % teachers.count].id, searchText: "", version: 1,
+                teacherId: teachers[course.teacher % teachers.count].id, version: 1,
                 createdAt: created, updatedAt: created)
-            record.refreshDerivedColumns()
             rows.courses.append(record)
             var lessons: [LessonRecord] = []
             for (order, title) in course.lessons.enumerated() {

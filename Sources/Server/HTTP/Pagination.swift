@@ -1,19 +1,28 @@
 import Hummingbird
 
-/// `page` (from 1) and `limit` (1–100, default 20) from the query string.
+/// Where a list page starts and how many items it holds, from the query string: `limit` (1–100,
+/// default 20) and either `after` (the opaque `next` of the previous page: keyset pagination) or
+/// `page` (from 1: offset pagination, kept for clients written before `after`).
 struct Pagination: Sendable {
+    /// The page number; 1 when the request names none, and unused with ``after``.
     var page: Int
     var limit: Int
+    /// The key the page continues after; `nil` starts the list (at ``page``).
+    var after: PageCursor?
 
-    var offset: Int { (page - 1) * limit }
+    /// Rows skipped before the page: none when it continues from a key.
+    var offset: Int { after == nil ? (page - 1) * limit : 0 }
 
-    init(page: Int = 1, limit: Int = 20) {
+    init(page: Int = 1, limit: Int = 20, after: PageCursor? = nil) {
         self.page = page
         self.limit = limit
+        self.after = after
     }
 
-    /// - Throws: `400 validation_failed` for non-numeric or out-of-range values.
-    init(_ request: Request) throws {
+    /// - Parameter keyset: Whether the list reads `after` (the dev console's lists page by number only).
+    /// - Throws: `400 validation_failed` for a non-numeric or out-of-range `page` or `limit`, an
+    ///   `after` the server did not issue, or `after` together with `page`.
+    init(_ request: Request, keyset: Bool = true) throws {
         var errors: [APIError.FieldError] = []
         func read(_ name: String, default value: Int, range: ClosedRange<Int>) -> Int {
             guard let raw = request.uri.queryParameters[name[...]] else { return value }
@@ -25,6 +34,15 @@ struct Pagination: Sendable {
         }
         self.page = read("page", default: 1, range: 1...1_000_000)
         self.limit = read("limit", default: 20, range: 1...100)
+        if keyset, let raw = request.query("after") {
+            if request.query("page") != nil {
+                errors.append(.init(field: "after", code: "not_with_page", message: "continues a list on its own; send either after or page"))
+            } else if let cursor = PageCursor(token: raw) {
+                self.after = cursor
+            } else {
+                errors.append(.init(field: "after", code: "invalid_format", message: "must be the next of a previous page, unchanged"))
+            }
+        }
         if !errors.isEmpty { throw APIError.validation(errors) }
     }
 }

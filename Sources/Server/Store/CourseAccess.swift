@@ -10,10 +10,26 @@ enum CourseAccess {
     /// The visibility rule as SQL conditions on `courses`, with their arguments: the one place
     /// the rule is written, used by ``visible(_:)`` and by the statements the store writes out.
     static func visibleSQL(_ identity: Identity) -> (conditions: [String], arguments: StatementArguments) {
-        switch identity.role {
+        visibleSQL(role: identity.role, userID: identity.userID)
+    }
+
+    static func visibleSQL(role: UserRecord.Role, userID: String) -> (conditions: [String], arguments: StatementArguments) {
+        switch role {
         case .admin: ([], [])
-        case .teacher: (["(published = 1 OR teacher_id = ?)"], [identity.userID])
+        case .teacher: (["(published = 1 OR teacher_id = ?)"], [userID])
         case .student: (["published = 1"], [])
+        }
+    }
+
+    /// The same rule as disjoint branches whose union is what the caller may see, each branch
+    /// one index seek: a teacher's published courses, and their own drafts. Lists run one
+    /// `SELECT` per branch joined by `UNION ALL` (the branches never share a row), so their
+    /// order comes from the indexes, not from a sort.
+    static func visibleBranches(role: UserRecord.Role, userID: String) -> [(conditions: [String], arguments: StatementArguments)] {
+        switch role {
+        case .admin: [([], [])]
+        case .teacher: [(["published = 1"], []), (["teacher_id = ?", "published = 0"], [userID])]
+        case .student: [(["published = 1"], [])]
         }
     }
 

@@ -15,7 +15,6 @@ struct CourseRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
     var thumbnailUrl: String?
     var published: Bool
     var teacherId: String
-    var searchText: String
     var version: Int
     var createdAt: Date
     var updatedAt: Date
@@ -29,7 +28,6 @@ struct CourseRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
         case thumbnailUrl = "thumbnail_url"
         case published
         case teacherId = "teacher_id"
-        case searchText = "search_text"
         case version
         case createdAt = "created_at"
         case updatedAt = "updated_at"
@@ -40,11 +38,6 @@ struct CourseRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
         static let category = Column("category")
         static let published = Column("published")
         static let teacherId = Column("teacher_id")
-        static let searchText = Column("search_text")
         static let createdAt = Column("created_at")
-    }
-
-    mutating func refreshDerivedColumns() {
-        searchText = SearchText.fold([title, description])
     }
 }

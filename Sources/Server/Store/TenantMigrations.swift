@@ -104,7 +104,8 @@ enum TenantMigrations {
                 t.add(column: "media_file", .text)
             }
         }
-        migrator.registerMigration("v3-change-log", migrate: ChangeLog.migrate)
+        migrator.registerMigration(ListIndexesMigration.identifier, migrate: ListIndexesMigration.migrate)
+        migrator.registerMigration("v4-change-log", migrate: ChangeLog.migrate)
         return migrator
     }
 }

@@ -15,38 +15,35 @@ extension TenantStore {
     /// A page of the courses `identity` may see, newest first, optionally of one category and
     /// matching a search, each with its lesson count.
     ///
-    /// Two statements whatever the page size (the total, and the page with its lesson counts),
-    /// both prepared once per connection and reused (`cachedStatement`).
+    /// Two statements whatever the page size when the list starts (the total, and the page with
+    /// its lesson counts), one when it continues from `pagination.after` (no total), each prepared
+    /// once per connection and reused (`cachedStatement`); ``CourseListQuery`` writes them.
     func coursePage(
         visibleTo identity: Identity, category: String?, query: String?, pagination: Pagination
-    ) async throws -> Page<CourseResponse> {
-        var (conditions, arguments) = CourseAccess.visibleSQL(identity)
-        if let category {
-            conditions.append("category = ?")
-            arguments += [category]
-        }
-        if let query {
-            conditions.append("search_text LIKE ? ESCAPE '\\'")
-            arguments += [SearchText.likePattern(query)]
-        }
-        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let pageArguments = arguments + [pagination.limit, pagination.offset]
-        return try await database.writer.read { [arguments] db in
-            let total = try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT COUNT(*) FROM courses \(filter)"), arguments: arguments) ?? 0
+    ) async throws -> ListPage<CourseResponse> {
+        let list = CourseListQuery(
+            role: identity.role, userID: identity.userID, category: category, search: query,
+            after: pagination.after, limit: pagination.limit, offset: pagination.offset)
+        return try await database.writer.read { db in
+            let total = try Self.total(db, list.count, unless: pagination)
+            let page = list.page
             // Decoded while the cursor stands on each row: a copied row (`Row.fetchAll`) finds
             // each column by lowercasing every column name, the cursor's row by one lookup.
-            let items = try Array(
-                Row.fetchCursor(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT courses.*, (SELECT COUNT(*) FROM lessons WHERE lessons.course_id = courses.id) AS lesson_count
-                            FROM courses \(filter) ORDER BY created_at DESC, id LIMIT ? OFFSET ?
-                            """),
-                    arguments: pageArguments
-                ).map { row in try CourseResponse(CourseRecord(row: row), lessonCount: row["lesson_count"]) })
-            return Page(items: items, page: pagination.page, limit: pagination.limit, total: total)
+            let rows = try Array(
+                Row.fetchCursor(db.cachedStatement(sql: page.sql), arguments: page.arguments).map { row in
+                    (
+                        item: try CourseResponse(CourseRecord(row: row), lessonCount: row["lesson_count"]),
+                        key: PageCursor(timestamp: row["created_at"], id: row["id"])
+                    )
+                })
+            return ListPage(rows: rows, pagination: pagination, total: total)
         }
+    }
+
+    /// A list's total, counted only when the list starts (a page continued from a cursor carries none).
+    static func total(_ db: Database, _ count: ListStatement, unless pagination: Pagination) throws -> Int? {
+        guard pagination.after == nil else { return nil }
+        return try Int.fetchOne(db.cachedStatement(sql: count.sql), arguments: count.arguments) ?? 0
     }
 
     /// The course, if `identity` may see it (else `404`).
@@ -85,7 +82,6 @@ extension TenantStore {
                 course.teacherId = teacherID
             }
             if !course.hasSameContent(as: before) {
-                course.refreshDerivedColumns()
                 course.version += 1
                 course.updatedAt = now
                 try course.update(db)

@@ -41,31 +41,32 @@ extension TenantStore {
     /// newest first, each with its course, lesson count and completed lessons.
     ///
     /// Five statements in one read transaction, whatever the page size: the count, the page, its
-    /// courses, their lesson counts and the caller's completed lessons per course.
-    func enrolledCoursePage(of identity: Identity, pagination: Pagination) async throws -> Page<EnrolledCourse> {
-        try await database.writer.read { db in
-            let visibleCourseIDs = CourseAccess.visible(identity).select(CourseRecord.Columns.id)
-            let enrollments = EnrollmentRecord.filter(
-                Column("user_id") == identity.userID && visibleCourseIDs.contains(Column("course_id")))
-            let total = try enrollments.fetchCount(db)
-            let page = try enrollments.order(Column("enrolled_at").desc, Column("course_id"))
-                .limit(pagination.limit, offset: pagination.offset).fetchAll(db)
-            let courseIDs = page.map(\.courseId)
-            guard !courseIDs.isEmpty else {
-                return Page(items: [], page: pagination.page, limit: pagination.limit, total: total)
-            }
+    /// courses, their lesson counts and the caller's completed lessons per course
+    /// (``EnrollmentListQuery`` writes the first two).
+    func enrolledCoursePage(of identity: Identity, pagination: Pagination) async throws -> ListPage<EnrolledCourse> {
+        let list = EnrollmentListQuery(
+            role: identity.role, userID: identity.userID, after: pagination.after, limit: pagination.limit,
+            offset: pagination.offset)
+        return try await database.writer.read { db in
+            let total = try Self.total(db, list.count, unless: pagination)
+            let rows = try Array(
+                Row.fetchCursor(db.cachedStatement(sql: list.page.sql), arguments: list.page.arguments).map { row in
+                    (item: try EnrollmentRecord(row: row), key: PageCursor(timestamp: row["enrolled_at"], id: row["course_id"]))
+                })
+            let enrollments = ListPage(rows: rows, pagination: pagination, total: total)
+            let courseIDs = enrollments.items.map(\.courseId)
+            guard !courseIDs.isEmpty else { return enrollments.compactMap { _ in nil } }
             let courses = Dictionary(
                 uniqueKeysWithValues: try CourseRecord.fetchAll(db, keys: courseIDs).map { ($0.id, $0) })
             let lessonCounts = try Self.lessonCounts(db, courseIDs: courseIDs)
             let completed = try Self.completedLessonCounts(db, userID: identity.userID, courseIDs: courseIDs)
-            let items = page.compactMap { enrollment -> EnrolledCourse? in
+            return enrollments.compactMap { enrollment -> EnrolledCourse? in
                 courses[enrollment.courseId].map { course in
                     EnrolledCourse(
                         enrollment: enrollment, course: course, lessonCount: lessonCounts[course.id] ?? 0,
                         completedLessons: completed[course.id] ?? 0)
                 }
             }
-            return Page(items: items, page: pagination.page, limit: pagination.limit, total: total)
         }
     }
 

@@ -25,9 +25,8 @@ extension TenantStore {
     func lessons(ofCourse courseID: String, visibleTo identity: Identity) async throws -> [LessonRecord] {
         try await database.writer.read { db in
             _ = try CourseAccess.fetchVisible(db, id: courseID, identity: identity)
-            return try LessonRecord.filter(LessonRecord.Columns.courseId == courseID)
-                .order(LessonRecord.Columns.order, Column("created_at"), Column("id"))
-                .fetchAll(db)
+            let list = LessonListQuery.lessons(ofCourse: courseID)
+            return try LessonRecord.fetchAll(db.cachedStatement(sql: list.sql), arguments: list.arguments)
         }
     }
 

@@ -18,18 +18,19 @@ enum Registration: Sendable {
 }
 
 extension TenantStore {
-    /// A page of the tenant's accounts, optionally of one role and matching a search, oldest first.
-    func userPage(role: UserRecord.Role?, query: String?, pagination: Pagination) async throws -> Page<UserRecord> {
-        try await database.writer.read { db in
-            var filtered = UserRecord.all()
-            if let role { filtered = filtered.filter(UserRecord.Columns.role == role.rawValue) }
-            if let query {
-                filtered = filtered.filter(sql: "search_text LIKE ? ESCAPE '\\'", arguments: [SearchText.likePattern(query)])
-            }
-            let total = try filtered.fetchCount(db)
-            let users = try filtered.order(UserRecord.Columns.createdAt, UserRecord.Columns.id)
-                .limit(pagination.limit, offset: pagination.offset).fetchAll(db)
-            return Page(items: users, page: pagination.page, limit: pagination.limit, total: total)
+    /// A page of the tenant's accounts, optionally of one role and matching a search, oldest first
+    /// (``UserListQuery`` writes the statements).
+    func userPage(role: UserRecord.Role?, query: String?, pagination: Pagination) async throws -> ListPage<UserRecord> {
+        let list = UserListQuery(
+            role: role, search: query, after: pagination.after, limit: pagination.limit, offset: pagination.offset)
+        return try await database.writer.read { db in
+            let total = try Self.total(db, list.count, unless: pagination)
+            let page = list.page
+            let rows = try Array(
+                Row.fetchCursor(db.cachedStatement(sql: page.sql), arguments: page.arguments).map { row in
+                    (item: try UserRecord(row: row), key: PageCursor(timestamp: row["created_at"], id: row["id"]))
+                })
+            return ListPage(rows: rows, pagination: pagination, total: total)
         }
     }
 

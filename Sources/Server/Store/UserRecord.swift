@@ -17,7 +17,6 @@ struct UserRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
     var lastName: String
     var role: Role
     var emailVerified: Bool
-    var searchText: String
     var version: Int
     var createdAt: Date
     var updatedAt: Date
@@ -32,7 +31,6 @@ struct UserRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
         case lastName = "last_name"
         case role
         case emailVerified = "email_verified"
-        case searchText = "search_text"
         case version
         case createdAt = "created_at"
         case updatedAt = "updated_at"
@@ -42,14 +40,13 @@ struct UserRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
         static let id = Column("id")
         static let emailKey = Column("email_key")
         static let role = Column("role")
-        static let searchText = Column("search_text")
         static let createdAt = Column("created_at")
     }
 
-    /// Recomputes the derived columns after a change of email or name.
+    /// Recomputes the derived column after a change of email (the search index follows the row
+    /// by itself: ``SearchIndexMigration``).
     mutating func refreshDerivedColumns() {
         emailKey = Self.emailKey(email)
-        searchText = SearchText.fold([firstName, lastName, email])
     }
 
     /// Emails are unique per tenant, compared case-insensitively after NFKC (``EmailAddress``).

@@ -40,7 +40,7 @@ struct AccountWriter {
             id: RecordID.make(), email: EmailAddress.normalized(email), emailKey: "", passwordHash: passwordHash,
             firstName: firstName.trimmingCharacters(in: .schemaWhitespace),
             lastName: lastName.trimmingCharacters(in: .schemaWhitespace), role: role, emailVerified: verified,
-            searchText: "", version: 1, createdAt: now, updatedAt: now)
+            version: 1, createdAt: now, updatedAt: now)
         user.refreshDerivedColumns()
         return user
     }

@@ -5329,6 +5329,13 @@ internal struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
+                    name: "after",
+                    value: input.query.after
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
                     name: "limit",
                     value: input.query.limit
                 )
@@ -6460,6 +6467,8 @@ internal struct Client: APIProtocol {
     }
     /// Search users (admin, teacher)
     ///
+    /// Full-text search (SQLite FTS5) over first name, last name and email; `q` states the matching rule. Ranking: none by relevance; matches come oldest first (created_at, then id), the order of `GET /v1/users`, so that `after` continues over a fixed order.
+    ///
     /// - Remark: HTTP `GET /v1/users/search`.
     /// - Remark: Generated from `#/paths//v1/users/search/get(searchUsers)`.
     internal func searchUsers(_ input: Operations.SearchUsers.Input) async throws -> Operations.SearchUsers.Output {
@@ -6494,6 +6503,13 @@ internal struct Client: APIProtocol {
                     explode: true,
                     name: "page",
                     value: input.query.page
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "after",
+                    value: input.query.after
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,
@@ -8198,6 +8214,13 @@ internal struct Client: APIProtocol {
                     explode: true,
                     name: "page",
                     value: input.query.page
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "after",
+                    value: input.query.after
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,
@@ -10637,6 +10660,13 @@ internal struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
+                    name: "after",
+                    value: input.query.after
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
                     name: "limit",
                     value: input.query.limit
                 )
@@ -11761,7 +11791,7 @@ internal struct Client: APIProtocol {
     }
     /// Search courses
     ///
-    /// Students see published courses only.
+    /// Full-text search (SQLite FTS5) over title and description; `q` states the matching rule. Students see published courses only. Ranking: none by relevance; matches come newest first (created_at, then id, both descending), the order of `GET /v1/courses`, so that `after` continues over a fixed order (a relevance score changes as the catalogue does).
     ///
     /// - Remark: HTTP `GET /v1/courses/search`.
     /// - Remark: Generated from `#/paths//v1/courses/search/get(searchCourses)`.
@@ -11804,6 +11834,13 @@ internal struct Client: APIProtocol {
                     explode: true,
                     name: "page",
                     value: input.query.page
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "after",
+                    value: input.query.after
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,

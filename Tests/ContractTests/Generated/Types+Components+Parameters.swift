@@ -38,10 +38,14 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/If-None-Match`.
         internal typealias IfNoneMatch = Swift.String
-        /// 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+        /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
         ///
         /// - Remark: Generated from `#/components/parameters/Page`.
         internal typealias Page = Swift.Int
+        /// Keyset pagination: the `next` of the previous page, passed back unchanged (it is opaque). The page starts right after that page's last item in the list's order, so an item written or deleted meanwhile never shifts it, and a deep page costs what the first costs. Answers to `after` carry no `page` and no `total`. A cursor the server did not issue → 400 `validation_failed` (`after`), as is `after` together with `page`.
+        ///
+        /// - Remark: Generated from `#/components/parameters/After`.
+        internal typealias After = Swift.String
         /// Page size (1–100). Out of range → 400 `validation_failed`.
         ///
         /// - Remark: Generated from `#/components/parameters/Limit`.
@@ -62,7 +66,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/CategoryFilter`.
         internal typealias CategoryFilter = Components.Schemas.Category
-        /// Case-insensitive search text, with at least one character that is not a blank (the pattern lists the blanks); blanks at either end are ignored.
+        /// Search text, with at least one character that is not a blank (the pattern lists the blanks); blanks at either end are ignored. Words are split at blanks; every word must match a whole word of the searched text and the last word also matches any word it begins (`matem` finds `Matemáticas`); case and accents are ignored (`matematicas` finds `Matemáticas`); a word is further split where it holds anything but letters and digits (`ada@example.com` matches those three words in a row); words without a letter or digit are ignored, and a search made only of them finds nothing. No character is query syntax: quotes, `*`, `-`, `:`, `NEAR`, `AND`, `OR`, `NOT` are searched as text.
         ///
         /// - Remark: Generated from `#/components/parameters/SearchQueryRequired`.
         internal typealias SearchQueryRequired = Swift.String

@@ -1095,41 +1095,49 @@ extension Components {
         internal struct UserPage: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/UserPage/items`.
             internal var items: [Components.Schemas.User]
-            /// The 1-based page number returned.
+            /// The 1-based page number returned; absent from answers to `after`.
             ///
             /// - Remark: Generated from `#/components/schemas/UserPage/page`.
-            internal var page: Swift.Int
+            internal var page: Swift.Int?
             /// The page size used.
             ///
             /// - Remark: Generated from `#/components/schemas/UserPage/limit`.
             internal var limit: Swift.Int
-            /// Total number of matching items across all pages.
+            /// Total number of matching items across all pages, counted when the list starts (no `after`) and absent from answers to `after`, so that a page continued from a cursor never counts the whole list.
             ///
             /// - Remark: Generated from `#/components/schemas/UserPage/total`.
-            internal var total: Swift.Int64
+            internal var total: Swift.Int64?
+            /// Opaque cursor of this page's last item: pass it as `after` to get the next page; `null` on the last page. Sent by every `/v1` list (the dev console's lists send none).
+            ///
+            /// - Remark: Generated from `#/components/schemas/UserPage/next`.
+            internal var next: Swift.String?
             /// Creates a new `UserPage`.
             ///
             /// - Parameters:
             ///   - items:
-            ///   - page: The 1-based page number returned.
+            ///   - page: The 1-based page number returned; absent from answers to `after`.
             ///   - limit: The page size used.
-            ///   - total: Total number of matching items across all pages.
+            ///   - total: Total number of matching items across all pages, counted when the list starts (no `after`) and absent from answers to `after`, so that a page continued from a cursor never counts the whole list.
+            ///   - next: Opaque cursor of this page's last item: pass it as `after` to get the next page; `null` on the last page. Sent by every `/v1` list (the dev console's lists send none).
             internal init(
                 items: [Components.Schemas.User],
-                page: Swift.Int,
+                page: Swift.Int? = nil,
                 limit: Swift.Int,
-                total: Swift.Int64
+                total: Swift.Int64? = nil,
+                next: Swift.String? = nil
             ) {
                 self.items = items
                 self.page = page
                 self.limit = limit
                 self.total = total
+                self.next = next
             }
             internal enum CodingKeys: String, CodingKey {
                 case items
                 case page
                 case limit
                 case total
+                case next
             }
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1137,7 +1145,7 @@ extension Components {
                     [Components.Schemas.User].self,
                     forKey: .items
                 )
-                self.page = try container.decode(
+                self.page = try container.decodeIfPresent(
                     Swift.Int.self,
                     forKey: .page
                 )
@@ -1145,15 +1153,20 @@ extension Components {
                     Swift.Int.self,
                     forKey: .limit
                 )
-                self.total = try container.decode(
+                self.total = try container.decodeIfPresent(
                     Swift.Int64.self,
                     forKey: .total
+                )
+                self.next = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .next
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "items",
                     "page",
                     "limit",
-                    "total"
+                    "total",
+                    "next"
                 ])
             }
         }
@@ -1495,41 +1508,49 @@ extension Components {
         internal struct CoursePage: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CoursePage/items`.
             internal var items: [Components.Schemas.Course]
-            /// The 1-based page number returned.
+            /// The 1-based page number returned; absent from answers to `after`.
             ///
             /// - Remark: Generated from `#/components/schemas/CoursePage/page`.
-            internal var page: Swift.Int
+            internal var page: Swift.Int?
             /// The page size used.
             ///
             /// - Remark: Generated from `#/components/schemas/CoursePage/limit`.
             internal var limit: Swift.Int
-            /// Total number of matching items across all pages.
+            /// Total number of matching items across all pages, counted when the list starts (no `after`) and absent from answers to `after`, so that a page continued from a cursor never counts the whole list.
             ///
             /// - Remark: Generated from `#/components/schemas/CoursePage/total`.
-            internal var total: Swift.Int64
+            internal var total: Swift.Int64?
+            /// Opaque cursor of this page's last item: pass it as `after` to get the next page; `null` on the last page. Sent by every `/v1` list (the dev console's lists send none).
+            ///
+            /// - Remark: Generated from `#/components/schemas/CoursePage/next`.
+            internal var next: Swift.String?
             /// Creates a new `CoursePage`.
             ///
             /// - Parameters:
             ///   - items:
-            ///   - page: The 1-based page number returned.
+            ///   - page: The 1-based page number returned; absent from answers to `after`.
             ///   - limit: The page size used.
-            ///   - total: Total number of matching items across all pages.
+            ///   - total: Total number of matching items across all pages, counted when the list starts (no `after`) and absent from answers to `after`, so that a page continued from a cursor never counts the whole list.
+            ///   - next: Opaque cursor of this page's last item: pass it as `after` to get the next page; `null` on the last page. Sent by every `/v1` list (the dev console's lists send none).
             internal init(
                 items: [Components.Schemas.Course],
-                page: Swift.Int,
+                page: Swift.Int? = nil,
                 limit: Swift.Int,
-                total: Swift.Int64
+                total: Swift.Int64? = nil,
+                next: Swift.String? = nil
             ) {
                 self.items = items
                 self.page = page
                 self.limit = limit
                 self.total = total
+                self.next = next
             }
             internal enum CodingKeys: String, CodingKey {
                 case items
                 case page
                 case limit
                 case total
+                case next
             }
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1537,7 +1558,7 @@ extension Components {
                     [Components.Schemas.Course].self,
                     forKey: .items
                 )
-                self.page = try container.decode(
+                self.page = try container.decodeIfPresent(
                     Swift.Int.self,
                     forKey: .page
                 )
@@ -1545,15 +1566,20 @@ extension Components {
                     Swift.Int.self,
                     forKey: .limit
                 )
-                self.total = try container.decode(
+                self.total = try container.decodeIfPresent(
                     Swift.Int64.self,
                     forKey: .total
+                )
+                self.next = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .next
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "items",
                     "page",
                     "limit",
-                    "total"
+                    "total",
+                    "next"
                 ])
             }
         }
@@ -1904,41 +1930,49 @@ extension Components {
         internal struct EnrolledCoursePage: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/EnrolledCoursePage/items`.
             internal var items: [Components.Schemas.EnrolledCourse]
-            /// The 1-based page number returned.
+            /// The 1-based page number returned; absent from answers to `after`.
             ///
             /// - Remark: Generated from `#/components/schemas/EnrolledCoursePage/page`.
-            internal var page: Swift.Int
+            internal var page: Swift.Int?
             /// The page size used.
             ///
             /// - Remark: Generated from `#/components/schemas/EnrolledCoursePage/limit`.
             internal var limit: Swift.Int
-            /// Total number of matching items across all pages.
+            /// Total number of matching items across all pages, counted when the list starts (no `after`) and absent from answers to `after`, so that a page continued from a cursor never counts the whole list.
             ///
             /// - Remark: Generated from `#/components/schemas/EnrolledCoursePage/total`.
-            internal var total: Swift.Int64
+            internal var total: Swift.Int64?
+            /// Opaque cursor of this page's last item: pass it as `after` to get the next page; `null` on the last page. Sent by every `/v1` list (the dev console's lists send none).
+            ///
+            /// - Remark: Generated from `#/components/schemas/EnrolledCoursePage/next`.
+            internal var next: Swift.String?
             /// Creates a new `EnrolledCoursePage`.
             ///
             /// - Parameters:
             ///   - items:
-            ///   - page: The 1-based page number returned.
+            ///   - page: The 1-based page number returned; absent from answers to `after`.
             ///   - limit: The page size used.
-            ///   - total: Total number of matching items across all pages.
+            ///   - total: Total number of matching items across all pages, counted when the list starts (no `after`) and absent from answers to `after`, so that a page continued from a cursor never counts the whole list.
+            ///   - next: Opaque cursor of this page's last item: pass it as `after` to get the next page; `null` on the last page. Sent by every `/v1` list (the dev console's lists send none).
             internal init(
                 items: [Components.Schemas.EnrolledCourse],
-                page: Swift.Int,
+                page: Swift.Int? = nil,
                 limit: Swift.Int,
-                total: Swift.Int64
+                total: Swift.Int64? = nil,
+                next: Swift.String? = nil
             ) {
                 self.items = items
                 self.page = page
                 self.limit = limit
                 self.total = total
+                self.next = next
             }
             internal enum CodingKeys: String, CodingKey {
                 case items
                 case page
                 case limit
                 case total
+                case next
             }
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1946,7 +1980,7 @@ extension Components {
                     [Components.Schemas.EnrolledCourse].self,
                     forKey: .items
                 )
-                self.page = try container.decode(
+                self.page = try container.decodeIfPresent(
                     Swift.Int.self,
                     forKey: .page
                 )
@@ -1954,15 +1988,20 @@ extension Components {
                     Swift.Int.self,
                     forKey: .limit
                 )
-                self.total = try container.decode(
+                self.total = try container.decodeIfPresent(
                     Swift.Int64.self,
                     forKey: .total
+                )
+                self.next = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .next
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "items",
                     "page",
                     "limit",
-                    "total"
+                    "total",
+                    "next"
                 ])
             }
         }

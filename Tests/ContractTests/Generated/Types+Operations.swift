@@ -4136,15 +4136,19 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/GET/query/page`.
                 internal var page: Components.Parameters.Page?
+                /// Keyset pagination: the `next` of the previous page, passed back unchanged (it is opaque). The page starts right after that page's last item in the list's order, so an item written or deleted meanwhile never shifts it, and a deep page costs what the first costs. Answers to `after` carry no `page` and no `total`. A cursor the server did not issue → 400 `validation_failed` (`after`), as is `after` together with `page`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/GET/query/after`.
+                internal var after: Components.Parameters.After?
                 /// Page size (1–100). Out of range → 400 `validation_failed`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/GET/query/limit`.
                 internal var limit: Components.Parameters.Limit?
-                /// Case-insensitive filter on email and names; blanks at either end are ignored, and a `q` of only blanks filters nothing.
+                /// Full-text filter on first name, last name and email, with the rule of `/v1/users/search`; blanks at either end are ignored, and a `q` of only blanks filters nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/GET/query/q`.
                 internal var q: Swift.String?
@@ -4155,17 +4159,20 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - page: 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                ///   - after: Keyset pagination: the `next` of the previous page, passed back unchanged (it is opaque). The page starts right after that page's last item in the list's order, so an item written or deleted meanwhile never shifts it, and a deep page costs what the first costs. Answers to `after` carry no `page` and no `total`. A cursor the server did not issue → 400 `validation_failed` (`after`), as is `after` together with `page`.
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
-                ///   - q: Case-insensitive filter on email and names; blanks at either end are ignored, and a `q` of only blanks filters nothing.
+                ///   - q: Full-text filter on first name, last name and email, with the rule of `/v1/users/search`; blanks at either end are ignored, and a `q` of only blanks filters nothing.
                 ///   - role: Only users with this role.
                 internal init(
                     page: Components.Parameters.Page? = nil,
+                    after: Components.Parameters.After? = nil,
                     limit: Components.Parameters.Limit? = nil,
                     q: Swift.String? = nil,
                     role: Components.Schemas.Role? = nil
                 ) {
                     self.page = page
+                    self.after = after
                     self.limit = limit
                     self.q = q
                     self.role = role
@@ -4957,6 +4964,8 @@ internal enum Operations {
     }
     /// Search users (admin, teacher)
     ///
+    /// Full-text search (SQLite FTS5) over first name, last name and email; `q` states the matching rule. Ranking: none by relevance; matches come oldest first (created_at, then id), the order of `GET /v1/users`, so that `after` continues over a fixed order.
+    ///
     /// - Remark: HTTP `GET /v1/users/search`.
     /// - Remark: Generated from `#/paths//v1/users/search/get(searchUsers)`.
     internal enum SearchUsers {
@@ -4964,14 +4973,18 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/search/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// Case-insensitive search text, with at least one character that is not a blank (the pattern lists the blanks); blanks at either end are ignored.
+                /// Search text, with at least one character that is not a blank (the pattern lists the blanks); blanks at either end are ignored. Words are split at blanks; every word must match a whole word of the searched text and the last word also matches any word it begins (`matem` finds `Matemáticas`); case and accents are ignored (`matematicas` finds `Matemáticas`); a word is further split where it holds anything but letters and digits (`ada@example.com` matches those three words in a row); words without a letter or digit are ignored, and a search made only of them finds nothing. No character is query syntax: quotes, `*`, `-`, `:`, `NEAR`, `AND`, `OR`, `NOT` are searched as text.
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/search/GET/query/q`.
                 internal var q: Components.Parameters.SearchQueryRequired
-                /// 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/search/GET/query/page`.
                 internal var page: Components.Parameters.Page?
+                /// Keyset pagination: the `next` of the previous page, passed back unchanged (it is opaque). The page starts right after that page's last item in the list's order, so an item written or deleted meanwhile never shifts it, and a deep page costs what the first costs. Answers to `after` carry no `page` and no `total`. A cursor the server did not issue → 400 `validation_failed` (`after`), as is `after` together with `page`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/search/GET/query/after`.
+                internal var after: Components.Parameters.After?
                 /// Page size (1–100). Out of range → 400 `validation_failed`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/search/GET/query/limit`.
@@ -4979,16 +4992,19 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - q: Case-insensitive search text, with at least one character that is not a blank (the pattern lists the blanks); blanks at either end are ignored.
-                ///   - page: 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+                ///   - q: Search text, with at least one character that is not a blank (the pattern lists the blanks); blanks at either end are ignored. Words are split at blanks; every word must match a whole word of the searched text and the last word also matches any word it begins (`matem` finds `Matemáticas`); case and accents are ignored (`matematicas` finds `Matemáticas`); a word is further split where it holds anything but letters and digits (`ada@example.com` matches those three words in a row); words without a letter or digit are ignored, and a search made only of them finds nothing. No character is query syntax: quotes, `*`, `-`, `:`, `NEAR`, `AND`, `OR`, `NOT` are searched as text.
+                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                ///   - after: Keyset pagination: the `next` of the previous page, passed back unchanged (it is opaque). The page starts right after that page's last item in the list's order, so an item written or deleted meanwhile never shifts it, and a deep page costs what the first costs. Answers to `after` carry no `page` and no `total`. A cursor the server did not issue → 400 `validation_failed` (`after`), as is `after` together with `page`.
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 internal init(
                     q: Components.Parameters.SearchQueryRequired,
                     page: Components.Parameters.Page? = nil,
+                    after: Components.Parameters.After? = nil,
                     limit: Components.Parameters.Limit? = nil
                 ) {
                     self.q = q
                     self.page = page
+                    self.after = after
                     self.limit = limit
                 }
             }
@@ -6160,10 +6176,14 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/me/courses/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/me/courses/GET/query/page`.
                 internal var page: Components.Parameters.Page?
+                /// Keyset pagination: the `next` of the previous page, passed back unchanged (it is opaque). The page starts right after that page's last item in the list's order, so an item written or deleted meanwhile never shifts it, and a deep page costs what the first costs. Answers to `after` carry no `page` and no `total`. A cursor the server did not issue → 400 `validation_failed` (`after`), as is `after` together with `page`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/me/courses/GET/query/after`.
+                internal var after: Components.Parameters.After?
                 /// Page size (1–100). Out of range → 400 `validation_failed`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/me/courses/GET/query/limit`.
@@ -6171,13 +6191,16 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - page: 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                ///   - after: Keyset pagination: the `next` of the previous page, passed back unchanged (it is opaque). The page starts right after that page's last item in the list's order, so an item written or deleted meanwhile never shifts it, and a deep page costs what the first costs. Answers to `after` carry no `page` and no `total`. A cursor the server did not issue → 400 `validation_failed` (`after`), as is `after` together with `page`.
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 internal init(
                     page: Components.Parameters.Page? = nil,
+                    after: Components.Parameters.After? = nil,
                     limit: Components.Parameters.Limit? = nil
                 ) {
                     self.page = page
+                    self.after = after
                     self.limit = limit
                 }
             }
@@ -7921,10 +7944,14 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/courses/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/GET/query/page`.
                 internal var page: Components.Parameters.Page?
+                /// Keyset pagination: the `next` of the previous page, passed back unchanged (it is opaque). The page starts right after that page's last item in the list's order, so an item written or deleted meanwhile never shifts it, and a deep page costs what the first costs. Answers to `after` carry no `page` and no `total`. A cursor the server did not issue → 400 `validation_failed` (`after`), as is `after` together with `page`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/GET/query/after`.
+                internal var after: Components.Parameters.After?
                 /// Page size (1–100). Out of range → 400 `validation_failed`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/GET/query/limit`.
@@ -7936,15 +7963,18 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - page: 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                ///   - after: Keyset pagination: the `next` of the previous page, passed back unchanged (it is opaque). The page starts right after that page's last item in the list's order, so an item written or deleted meanwhile never shifts it, and a deep page costs what the first costs. Answers to `after` carry no `page` and no `total`. A cursor the server did not issue → 400 `validation_failed` (`after`), as is `after` together with `page`.
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 ///   - category: Only courses in this category.
                 internal init(
                     page: Components.Parameters.Page? = nil,
+                    after: Components.Parameters.After? = nil,
                     limit: Components.Parameters.Limit? = nil,
                     category: Components.Parameters.CategoryFilter? = nil
                 ) {
                     self.page = page
+                    self.after = after
                     self.limit = limit
                     self.category = category
                 }
@@ -8735,7 +8765,7 @@ internal enum Operations {
     }
     /// Search courses
     ///
-    /// Students see published courses only.
+    /// Full-text search (SQLite FTS5) over title and description; `q` states the matching rule. Students see published courses only. Ranking: none by relevance; matches come newest first (created_at, then id, both descending), the order of `GET /v1/courses`, so that `after` continues over a fixed order (a relevance score changes as the catalogue does).
     ///
     /// - Remark: HTTP `GET /v1/courses/search`.
     /// - Remark: Generated from `#/paths//v1/courses/search/get(searchCourses)`.
@@ -8744,7 +8774,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/courses/search/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// Case-insensitive search text, with at least one character that is not a blank (the pattern lists the blanks); blanks at either end are ignored.
+                /// Search text, with at least one character that is not a blank (the pattern lists the blanks); blanks at either end are ignored. Words are split at blanks; every word must match a whole word of the searched text and the last word also matches any word it begins (`matem` finds `Matemáticas`); case and accents are ignored (`matematicas` finds `Matemáticas`); a word is further split where it holds anything but letters and digits (`ada@example.com` matches those three words in a row); words without a letter or digit are ignored, and a search made only of them finds nothing. No character is query syntax: quotes, `*`, `-`, `:`, `NEAR`, `AND`, `OR`, `NOT` are searched as text.
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/search/GET/query/q`.
                 internal var q: Components.Parameters.SearchQueryRequired
@@ -8752,10 +8782,14 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/search/GET/query/category`.
                 internal var category: Components.Parameters.CategoryFilter?
-                /// 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/search/GET/query/page`.
                 internal var page: Components.Parameters.Page?
+                /// Keyset pagination: the `next` of the previous page, passed back unchanged (it is opaque). The page starts right after that page's last item in the list's order, so an item written or deleted meanwhile never shifts it, and a deep page costs what the first costs. Answers to `after` carry no `page` and no `total`. A cursor the server did not issue → 400 `validation_failed` (`after`), as is `after` together with `page`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/search/GET/query/after`.
+                internal var after: Components.Parameters.After?
                 /// Page size (1–100). Out of range → 400 `validation_failed`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/search/GET/query/limit`.
@@ -8763,19 +8797,22 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - q: Case-insensitive search text, with at least one character that is not a blank (the pattern lists the blanks); blanks at either end are ignored.
+                ///   - q: Search text, with at least one character that is not a blank (the pattern lists the blanks); blanks at either end are ignored. Words are split at blanks; every word must match a whole word of the searched text and the last word also matches any word it begins (`matem` finds `Matemáticas`); case and accents are ignored (`matematicas` finds `Matemáticas`); a word is further split where it holds anything but letters and digits (`ada@example.com` matches those three words in a row); words without a letter or digit are ignored, and a search made only of them finds nothing. No character is query syntax: quotes, `*`, `-`, `:`, `NEAR`, `AND`, `OR`, `NOT` are searched as text.
                 ///   - category: Only courses in this category.
-                ///   - page: 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                ///   - after: Keyset pagination: the `next` of the previous page, passed back unchanged (it is opaque). The page starts right after that page's last item in the list's order, so an item written or deleted meanwhile never shifts it, and a deep page costs what the first costs. Answers to `after` carry no `page` and no `total`. A cursor the server did not issue → 400 `validation_failed` (`after`), as is `after` together with `page`.
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 internal init(
                     q: Components.Parameters.SearchQueryRequired,
                     category: Components.Parameters.CategoryFilter? = nil,
                     page: Components.Parameters.Page? = nil,
+                    after: Components.Parameters.After? = nil,
                     limit: Components.Parameters.Limit? = nil
                 ) {
                     self.q = q
                     self.category = category
                     self.page = page
+                    self.after = after
                     self.limit = limit
                 }
             }
@@ -17555,7 +17592,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/__dev/tenants/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///
                 /// - Remark: Generated from `#/paths/__dev/tenants/GET/query/page`.
                 internal var page: Components.Parameters.Page?
@@ -17566,7 +17603,7 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - page: 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 internal init(
                     page: Components.Parameters.Page? = nil,
@@ -21074,7 +21111,7 @@ internal enum Operations {
             internal var path: Operations.DevListTenantUsers.Input.Path
             /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///
                 /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/query/page`.
                 internal var page: Components.Parameters.Page?
@@ -21085,7 +21122,7 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - page: 1-based page number (at most 1,000,000). Out of range → 400 `validation_failed`.
+                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 internal init(
                     page: Components.Parameters.Page? = nil,

@@ -97,6 +97,8 @@ internal protocol APIProtocol: Sendable {
     func createUser(_ input: Operations.CreateUser.Input) async throws -> Operations.CreateUser.Output
     /// Search users (admin, teacher)
     ///
+    /// Full-text search (SQLite FTS5) over first name, last name and email; `q` states the matching rule. Ranking: none by relevance; matches come oldest first (created_at, then id), the order of `GET /v1/users`, so that `after` continues over a fixed order.
+    ///
     /// - Remark: HTTP `GET /v1/users/search`.
     /// - Remark: Generated from `#/paths//v1/users/search/get(searchUsers)`.
     func searchUsers(_ input: Operations.SearchUsers.Input) async throws -> Operations.SearchUsers.Output
@@ -146,7 +148,7 @@ internal protocol APIProtocol: Sendable {
     func createCourse(_ input: Operations.CreateCourse.Input) async throws -> Operations.CreateCourse.Output
     /// Search courses
     ///
-    /// Students see published courses only.
+    /// Full-text search (SQLite FTS5) over title and description; `q` states the matching rule. Students see published courses only. Ranking: none by relevance; matches come newest first (created_at, then id, both descending), the order of `GET /v1/courses`, so that `after` continues over a fixed order (a relevance score changes as the catalogue does).
     ///
     /// - Remark: HTTP `GET /v1/courses/search`.
     /// - Remark: Generated from `#/paths//v1/courses/search/get(searchCourses)`.
@@ -561,6 +563,8 @@ extension APIProtocol {
     }
     /// Search users (admin, teacher)
     ///
+    /// Full-text search (SQLite FTS5) over first name, last name and email; `q` states the matching rule. Ranking: none by relevance; matches come oldest first (created_at, then id), the order of `GET /v1/users`, so that `after` continues over a fixed order.
+    ///
     /// - Remark: HTTP `GET /v1/users/search`.
     /// - Remark: Generated from `#/paths//v1/users/search/get(searchUsers)`.
     internal func searchUsers(
@@ -678,7 +682,7 @@ extension APIProtocol {
     }
     /// Search courses
     ///
-    /// Students see published courses only.
+    /// Full-text search (SQLite FTS5) over title and description; `q` states the matching rule. Students see published courses only. Ranking: none by relevance; matches come newest first (created_at, then id, both descending), the order of `GET /v1/courses`, so that `after` continues over a fixed order (a relevance score changes as the catalogue does).
     ///
     /// - Remark: HTTP `GET /v1/courses/search`.
     /// - Remark: Generated from `#/paths//v1/courses/search/get(searchCourses)`.

@@ -1,0 +1,11 @@
+import GRDB
+
+/// One statement of a list, exactly as the store runs it: its SQL and its arguments.
+///
+/// List queries (``CourseListQuery`` and its siblings) build these, the store runs them, and the
+/// plan tests run `EXPLAIN QUERY PLAN` on the very same value, so the tested plan is the plan
+/// the server uses.
+struct ListStatement: Sendable {
+    var sql: String
+    var arguments: StatementArguments
+}

@@ -1,0 +1,215 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import EduGoServer
+
+/// Every list and search the API offers runs on its index: `EXPLAIN QUERY PLAN` of the very
+/// statement the store runs (its query type builds it for both) shows no sort and no walk of a
+/// whole table, so a page costs what it holds, not what the table holds.
+@Suite struct ListQueryPlanTests {
+    /// One list statement the store runs, with the indexes its plan must use.
+    struct Case: Sendable, CustomTestStringConvertible {
+        var name: String
+        var statement: @Sendable () -> ListStatement
+        /// Indexes the plan must name; dropping any of them must break the plan.
+        var indexes: [String]
+        /// Whether the plan may walk an index from its start (`SCAN … USING INDEX`): only a first
+        /// page with no condition to seek on, where the walk is in the list's order and stops
+        /// after `LIMIT` rows (for a search: after `LIMIT` matches, each checked against the match
+        /// set read once from the search table, so a rare word walks more of the index, never
+        /// the table's rows, and never sorts).
+        var walksFromStart = false
+        /// Indexes whose absence leaves a seek as narrow on another index (which one reads fewer
+        /// rows then depends on the data), so ``indexesAreNeeded(_:)`` does not expect worse.
+        var equallyNarrowWithout: [String] = []
+
+        var testDescription: String { name }
+    }
+
+    static let userID = "teacher-1"
+    static let after = PageCursor(timestamp: "2026-11-18 11:06:40.000", id: "course-9")
+
+    static let cases: [Case] = [
+        Case(
+            name: "a student's courses",
+            statement: { CourseListQuery(role: .student, userID: userID, category: nil, search: nil, limit: 20).page },
+            indexes: ["courses_by_published_created", "lessons_by_course_order"]),
+        Case(
+            name: "a student's courses of one category",
+            statement: { CourseListQuery(role: .student, userID: userID, category: "science", search: nil, limit: 20).page },
+            indexes: ["courses_by_published_category_created"]),
+        Case(
+            name: "a teacher's courses (published, and their own drafts)",
+            statement: { CourseListQuery(role: .teacher, userID: userID, category: nil, search: nil, limit: 20).page },
+            indexes: ["courses_by_published_created", "courses_by_teacher_published_created"]),
+        Case(
+            name: "a teacher's courses of one category",
+            statement: { CourseListQuery(role: .teacher, userID: userID, category: "science", search: nil, limit: 20).page },
+            indexes: ["courses_by_published_category_created", "courses_by_teacher_published_created"],
+            // The drafts branch then seeks the category's drafts instead of the teacher's drafts.
+            equallyNarrowWithout: ["courses_by_teacher_published_created"]),
+        Case(
+            name: "an admin's courses",
+            statement: { CourseListQuery(role: .admin, userID: userID, category: nil, search: nil, limit: 20).page },
+            indexes: ["courses_by_created"], walksFromStart: true),
+        Case(
+            name: "an admin's courses of one category",
+            statement: { CourseListQuery(role: .admin, userID: userID, category: "science", search: nil, limit: 20).page },
+            indexes: ["courses_by_category_created"]),
+        Case(
+            name: "the user directory",
+            statement: { UserListQuery(role: nil, search: nil, limit: 20).page },
+            indexes: ["users_by_created"], walksFromStart: true),
+        Case(
+            name: "the user directory of one role",
+            statement: { UserListQuery(role: .teacher, search: nil, limit: 20).page },
+            indexes: ["users_by_role_created"]),
+        Case(
+            name: "a student's enrollments",
+            statement: { EnrollmentListQuery(role: .student, userID: userID, limit: 20).page },
+            indexes: ["enrollments_by_user_enrolled"]),
+        Case(
+            name: "a teacher's enrollments",
+            statement: { EnrollmentListQuery(role: .teacher, userID: userID, limit: 20).page },
+            indexes: ["enrollments_by_user_enrolled"]),
+        Case(
+            name: "a student's courses after a cursor",
+            statement: { CourseListQuery(role: .student, userID: userID, category: nil, search: nil, after: after, limit: 20).page },
+            indexes: ["courses_by_published_created"]),
+        Case(
+            name: "a student's courses of one category after a cursor",
+            statement: {
+                CourseListQuery(role: .student, userID: userID, category: "arts", search: nil, after: after, limit: 20).page
+            },
+            indexes: ["courses_by_published_category_created"]),
+        Case(
+            name: "a teacher's courses after a cursor",
+            statement: { CourseListQuery(role: .teacher, userID: userID, category: nil, search: nil, after: after, limit: 20).page },
+            indexes: ["courses_by_published_created", "courses_by_teacher_published_created"]),
+        Case(
+            name: "an admin's courses after a cursor",
+            statement: { CourseListQuery(role: .admin, userID: userID, category: nil, search: nil, after: after, limit: 20).page },
+            indexes: ["courses_by_created"]),
+        Case(
+            name: "an admin's courses of one category after a cursor",
+            statement: { CourseListQuery(role: .admin, userID: userID, category: "arts", search: nil, after: after, limit: 20).page },
+            indexes: ["courses_by_category_created"]),
+        Case(
+            name: "the user directory after a cursor",
+            statement: { UserListQuery(role: nil, search: nil, after: after, limit: 20).page },
+            indexes: ["users_by_created"]),
+        Case(
+            name: "the user directory of one role after a cursor",
+            statement: { UserListQuery(role: .student, search: nil, after: after, limit: 20).page },
+            indexes: ["users_by_role_created"]),
+        Case(
+            name: "a student's enrollments after a cursor",
+            statement: { EnrollmentListQuery(role: .student, userID: userID, after: after, limit: 20).page },
+            indexes: ["enrollments_by_user_enrolled"]),
+        Case(
+            name: "a student's course search",
+            statement: { CourseListQuery(role: .student, userID: userID, category: nil, search: "matemá", limit: 20).page },
+            indexes: ["courses_by_published_created"]),
+        Case(
+            name: "a student's course search of one category after a cursor",
+            statement: {
+                CourseListQuery(role: .student, userID: userID, category: "arts", search: "historia del", after: after, limit: 20).page
+            },
+            indexes: ["courses_by_published_category_created"]),
+        Case(
+            name: "a teacher's course search",
+            statement: { CourseListQuery(role: .teacher, userID: userID, category: nil, search: "física", limit: 20).page },
+            indexes: ["courses_by_published_created", "courses_by_teacher_published_created"]),
+        Case(
+            name: "an admin's course search",
+            statement: { CourseListQuery(role: .admin, userID: userID, category: nil, search: "física", limit: 20).page },
+            indexes: ["courses_by_created"], walksFromStart: true),
+        Case(
+            name: "an admin's course search after a cursor",
+            statement: { CourseListQuery(role: .admin, userID: userID, category: nil, search: "física", after: after, limit: 20).page },
+            indexes: ["courses_by_created"]),
+        Case(
+            name: "a user search",
+            statement: { UserListQuery(role: nil, search: "gonzalez", limit: 20).page },
+            indexes: ["users_by_created"], walksFromStart: true),
+        Case(
+            name: "a user search of one role after a cursor",
+            statement: { UserListQuery(role: .teacher, search: "gonzalez", after: after, limit: 20).page },
+            indexes: ["users_by_role_created"]),
+        Case(
+            name: "a course's lessons",
+            statement: { LessonListQuery.lessons(ofCourse: "course-1") },
+            indexes: ["lessons_by_course_order"]),
+    ]
+
+    /// A migrated, empty tenant database (no `ANALYZE` statistics, as in production).
+    static func database() throws -> TenantDatabase {
+        try TenantDatabase.open(tenantID: try #require(TenantID("plans")), at: nil)
+    }
+
+    /// The plan's lines, `EXPLAIN QUERY PLAN`'s `detail` column.
+    static func plan(of statement: ListStatement, in database: TenantDatabase) async throws -> [String] {
+        try await database.writer.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments)
+                .map { $0["detail"] as String }
+        }
+    }
+
+    /// What is wrong with a plan: a sort for the order, a walk of a whole table, a walk of an
+    /// index from its start where none is allowed, or a missing index.
+    static func violations(of plan: [String], for listCase: Case) -> [String] {
+        var found: [String] = []
+        for line in plan {
+            if line.hasPrefix("USE TEMP B-TREE") { found.append("sorts: \(line)") }
+            guard line.hasPrefix("SCAN "), !line.contains("VIRTUAL TABLE") else { continue }
+            if !line.contains(" USING ") {
+                found.append("walks the whole table: \(line)")
+            } else if !listCase.walksFromStart {
+                found.append("walks an index from its start: \(line)")
+            }
+        }
+        for index in listCase.indexes where !plan.contains(where: { $0.contains(" INDEX \(index)") }) {
+            found.append("does not use \(index)")
+        }
+        return found
+    }
+
+    @Test("each list's page is a seek in its order: no sort, no walk of a whole table", arguments: cases)
+    func pagesSeekTheirIndex(_ listCase: Case) async throws {
+        // Given a migrated tenant database
+        let database = try Self.database()
+
+        // When the list's statement is explained
+        let plan = try await Self.plan(of: listCase.statement(), in: database)
+
+        // Then it seeks the list's index in the list's order
+        #expect(Self.violations(of: plan, for: listCase) == [], "\(plan.joined(separator: "\n"))")
+    }
+
+    /// How many columns the plan's seeks pin to a value (`x=?`): a wider seek pins fewer.
+    static func pinnedColumns(in plan: [String]) -> Int {
+        plan.filter { $0.hasPrefix("SEARCH ") }.map { $0.components(separatedBy: "=?").count - 1 }.reduce(0, +)
+    }
+
+    @Test(
+        "each list's index is what makes its page a narrow seek: without it the page sorts, scans or seeks wider",
+        arguments: cases)
+    func indexesAreNeeded(_ listCase: Case) async throws {
+        let withIndexes = try await Self.plan(of: listCase.statement(), in: Self.database())
+        for index in listCase.indexes where !listCase.equallyNarrowWithout.contains(index) {
+            // Given a tenant database without one of the list's indexes
+            let database = try Self.database()
+            try await database.writer.write { db in try db.execute(sql: "DROP INDEX \(index)") }
+
+            // When the list's statement is explained
+            let plan = try await Self.plan(of: listCase.statement(), in: database)
+
+            // Then the plan sorts, walks a table, or seeks fewer columns (it reads rows the page does not hold)
+            let serious = Self.violations(of: plan, for: listCase).filter { !$0.hasPrefix("does not use") }
+            #expect(
+                !serious.isEmpty || Self.pinnedColumns(in: plan) < Self.pinnedColumns(in: withIndexes),
+                "without \(index): \(plan.joined(separator: "\n"))")
+        }
+    }
+}

@@ -109,10 +109,22 @@ import Testing
         }
     }
 
+    /// Signs the CLI in against a live server without syncing (a sync pulls everything the
+    /// learner sees), and returns a course whose lessons are therefore not cached.
+    static func signInOnly(_ directory: URL) async throws -> String {
+        try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+            let cli = CLIRunner(server: server.baseURL, dataDirectory: directory)
+            let login = try await cli.run(["login", "--email", Demo.studentEmail, "--password-stdin"], input: Demo.studentPassword + "\n")
+            #expect(login.status == 0, "\(login.stderr)")
+            let all: Page<Course> = try await serverView(server.baseURL).execute(endpoint: .Courses.list(limit: 100))
+            return try #require(all.items.first?.id)
+        }
+    }
+
     @Test("nothing cached and a 503: exit 2 with exactly one line on stderr")
     func nothingCached() async throws {
         try await withTemporaryDirectory { root in
-            let cached = try await Self.cacheFromLiveServer(root)
+            let cached = Cached(courseID: "", otherCourseID: try await Self.signInOnly(root))
             try await TroubledServer(.status(503, retryAfter: nil)).run { url in
                 let cli = CLIRunner(server: url, dataDirectory: root)
                 let result = try await cli.run(["lessons", "list", cached.otherCourseID])

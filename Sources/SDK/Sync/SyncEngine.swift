@@ -148,12 +148,26 @@ public actor SyncEngine {
     @discardableResult
     public func syncNow() async -> SyncReport {
         var report = await drain(ignoringRetryDelays: true)
+        if let reason = status.error, !Self.pullMayFollow(reason) {
+            report.pullError = reason
+            return report
+        }
         let pull = await pull()
         report.pulled = pull.pulled
         report.applied = pull.applied
         report.baseSync = pull.baseSync
         report.pullError = pull.error
         return report
+    }
+
+    /// Whether a pull is worth trying after a drain that stopped for `reason`: not when the server
+    /// is unreachable or untrusted, the session is gone, the sync was cancelled or the store failed
+    /// (the pull would meet the same end); yes after a refused or postponed write.
+    static func pullMayFollow(_ reason: SyncError) -> Bool {
+        switch reason {
+        case .offline, .signedOut, .cancelled, .store, .pinningFailed, .untrustedCertificate: false
+        case .busy, .serverStatus, .idempotencyInProgress, .progressUnavailable, .transport: true
+        }
     }
 
     /// What one pull did, and why it stopped short if it did.

@@ -23,6 +23,14 @@ final class Routes: Sendable {
         scripts.withLock { $0["\(method.rawValue) \(path)"] = .outcomes(outcomes) }
     }
 
+    /// Answers `method path` with `outcome` unless a script for it exists already.
+    func onUnlessScripted(_ method: HTTPMethod, _ path: String, _ outcome: StubOutcome) {
+        scripts.withLock { scripts in
+            let key = "\(method.rawValue) \(path)"
+            if scripts[key] == nil { scripts[key] = .outcomes([outcome]) }
+        }
+    }
+
     /// Answers `method path` with `handler`.
     func on(_ method: HTTPMethod, _ path: String, handler: @escaping Handler) {
         scripts.withLock { $0["\(method.rawValue) \(path)"] = .handler(handler) }
@@ -79,6 +87,9 @@ struct OfflineHarness: Sendable {
         retryPolicy: RetryPolicy = .none
     ) async throws {
         let store = try store ?? OfflineStore.inMemory(tenantID: Fixture.tenantID, userID: Self.userID)
+        // syncNow pulls after it drains: a test that does not script the feed has a server without
+        // one (404), so the pull changes nothing in the store (an empty base sync would empty it).
+        routes.onUnlessScripted(.get, "/v1/sync/changes", .response(.problem(404, code: "not_found")))
         let monitor = ConnectivityMonitor(initiallyConnected: true, environment: environment.sdk) { true }
         let transport = StubTransport { request in try await routes.answer(request) }
         // The session is the store's user's: the SDK never sends one user's writes with another's token.

@@ -94,6 +94,7 @@ let package = Package(
             dependencies: [
                 "EduGoServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 // Its own dev requests to a TLS server trust the server's self-signed certificate.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

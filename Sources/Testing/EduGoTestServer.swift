@@ -56,14 +56,14 @@ public final class EduGoTestServer: Sendable {
     public let accounts: [Account]
 
     private let configuration: Mutex<ServerConfiguration>
-    private let running: Mutex<Task<Void, any Error>?>
+    private let running: Mutex<RunningServer?>
     private let ownedDirectory: URL?
     private let offset: Mutex<Int>
     private let session: URLSession
 
     private init(
         baseURL: URL, tenantID: String, accounts: [Account], configuration: ServerConfiguration,
-        running: Task<Void, any Error>, ownedDirectory: URL?, session: URLSession
+        running: RunningServer, ownedDirectory: URL?, session: URLSession
     ) {
         self.baseURL = baseURL
         self.tenantID = tenantID
@@ -116,7 +116,7 @@ public final class EduGoTestServer: Sendable {
         func removeDirectory() {
             if let ownedDirectory { try? FileManager.default.removeItem(at: ownedDirectory) }
         }
-        let (running, port): (Task<Void, any Error>, Int)
+        let (running, port): (RunningServer, Int)
         do {
             (running, port) = try await launch(configuration)
         } catch {
@@ -144,8 +144,7 @@ public final class EduGoTestServer: Sendable {
                 baseURL: baseURL, tenantID: created.tenantId, accounts: accounts, configuration: configuration,
                 running: running, ownedDirectory: ownedDirectory, session: session)
         } catch {
-            running.cancel()
-            _ = try? await running.value
+            await running.stop()
             session.invalidateAndCancel()
             removeDirectory()
             throw error
@@ -186,8 +185,7 @@ public final class EduGoTestServer: Sendable {
             return task
         }
         guard let task else { return }
-        task.cancel()
-        _ = try? await task.value
+        await task.stop()
     }
 
     /// Brings a stopped server back on the same port, with the same data and clock offset (fault
@@ -211,14 +209,13 @@ public final class EduGoTestServer: Sendable {
             return configuration
         }
         let (task, _) = try await Self.launch(configuration)
-        let spare = running.withLock { current -> Task<Void, any Error>? in
+        let spare = running.withLock { current -> RunningServer? in
             guard current == nil else { return task }
             current = task
             return nil
         }
         if let spare {  // another restart won the race: keep its server
-            spare.cancel()
-            _ = try? await spare.value
+            await spare.stop()
             return
         }
         let seconds = offset.withLock { $0 }
@@ -357,7 +354,7 @@ public final class EduGoTestServer: Sendable {
     }
 
     /// Runs a server built from `configuration` and waits for the port it bound.
-    private static func launch(_ configuration: ServerConfiguration) async throws -> (Task<Void, any Error>, Int) {
+    private static func launch(_ configuration: ServerConfiguration) async throws -> (RunningServer, Int) {
         var configuration = configuration
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         configuration.onServerRunning = { port in
@@ -365,10 +362,9 @@ public final class EduGoTestServer: Sendable {
             continuation.finish()
         }
         let app = try await buildApplication(configuration)
-        let running = Task { try await app.run() }
+        let running = RunningServer(app)
         guard let port = await firstPort(of: ports, within: .seconds(30)) else {
-            running.cancel()
-            _ = try? await running.value
+            await running.stop()
             throw EduGoTestServerError.didNotStart
         }
         return (running, port)

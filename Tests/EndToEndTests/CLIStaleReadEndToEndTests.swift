@@ -109,22 +109,25 @@ import Testing
         }
     }
 
-    /// Signs the CLI in against a live server without syncing (a sync pulls everything the
-    /// learner sees), and returns a course whose lessons are therefore not cached.
-    static func signInOnly(_ directory: URL) async throws -> String {
+    /// Signs the CLI in against a live server (which pulls what the learner sees), then has a
+    /// teacher publish a course with a lesson the CLI's store has therefore never seen.
+    static func signInThenNewCourse(_ directory: URL) async throws -> String {
         try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
             let cli = CLIRunner(server: server.baseURL, dataDirectory: directory)
             let login = try await cli.run(["login", "--email", Demo.studentEmail, "--password-stdin"], input: Demo.studentPassword + "\n")
             #expect(login.status == 0, "\(login.stderr)")
-            let all: Page<Course> = try await serverView(server.baseURL).execute(endpoint: .Courses.list(limit: 100))
-            return try #require(all.items.first?.id)
+            let teacher = try await serverView(server.baseURL, email: "teacher1@demo.edugo.dev", password: "Demo-Teacher-2026")
+            let course: Course = try await teacher.execute(
+                endpoint: .Courses.create, body: ["title": AnyEncodable("Nunca visto"), "category": AnyEncodable("arts"), "published": AnyEncodable(true)])
+            let _: Lesson = try await teacher.execute(endpoint: .Courses.createLesson(course.id), body: ["title": AnyEncodable("Primera")])
+            return course.id
         }
     }
 
     @Test("nothing cached and a 503: exit 2 with exactly one line on stderr")
     func nothingCached() async throws {
         try await withTemporaryDirectory { root in
-            let cached = Cached(courseID: "", otherCourseID: try await Self.signInOnly(root))
+            let cached = Cached(courseID: "", otherCourseID: try await Self.signInThenNewCourse(root))
             try await TroubledServer(.status(503, retryAfter: nil)).run { url in
                 let cli = CLIRunner(server: url, dataDirectory: root)
                 let result = try await cli.run(["lessons", "list", cached.otherCourseID])

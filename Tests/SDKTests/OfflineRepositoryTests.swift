@@ -147,7 +147,10 @@ import Testing
         #expect(cached.fetchedAt == earlier)
 
         // When a refresh brings the server's profile
-        harness.routes.on(.get, "/v1/users/me", .response(.json(200, OfflineFixture.user(firstName: "Ada", version: 2))))
+        harness.routes.on(.get, "/v1/sync/changes", .response(.json(200, [
+            "changes": [["type": "profile", "op": "upsert", "id": "user-1", "data": OfflineFixture.user(firstName: "Ada", version: 2)]],
+            "cursor": "c1", "has_more": false, "base_continues": false,
+        ])))
         try await harness.engine.refresh(.profile)
 
         // Then the next value is confirmed by the server
@@ -198,7 +201,10 @@ import Testing
             "teacher_id": "t-1", "lesson_count": 3, "version": 1, "created_at": OfflineFixture.timestamp,
             "updated_at": OfflineFixture.timestamp,
         ]
-        harness.routes.on(.get, "/v1/courses", .response(.json(200, ["items": [course], "page": 1, "limit": 100, "total": 1])))
+        harness.routes.on(.get, "/v1/sync/changes", .response(.json(200, [
+            "changes": [["type": "course", "op": "upsert", "id": "course-1", "course_id": "course-1", "data": course]],
+            "cursor": "c1", "has_more": false, "base_continues": false,
+        ])))
         var values = harness.courses.observe().makeAsyncIterator()
         let empty = try #require(try await values.next())
         #expect(empty.value == [])

@@ -74,7 +74,9 @@ import Testing
 
         // When it drains, and a read refresh runs
         let report = await harness.engine.syncNow()
-        harness.routes.on(.get, "/v1/courses", .response(.json(200, ["items": [], "page": 1, "limit": 100, "total": 0])))
+        harness.routes.on(.get, "/v1/sync/changes", .response(.json(200, [
+            "changes": [Any](), "cursor": "c1", "has_more": false, "base_continues": false,
+        ])))
         await #expect(throws: NetworkError.unauthorized(code: "other_user")) { try await harness.engine.refresh(.courses) }
 
         // Then nothing went out with user-b's token, and the write waits for user-1

@@ -205,4 +205,19 @@ import Testing
         let order = harness.transport.requests.map { "\($0.method.rawValue) \($0.url.path)" }
         #expect(order == ["PATCH /v1/users/me", "GET /v1/sync/changes"])
     }
+
+    @Test("list reads refresh by pulling from the stored cursor, never by paging through the lists")
+    func listRefreshesPull() async throws {
+        let harness = try await Self.harnessAtFirstCursor()
+        harness.routes.on(.get, "/v1/sync/changes", Self.page([Self.upsert("course", "b", course: "b", Self.course("b"))], cursor: "c1"))
+
+        for job in [RefreshJob.courses, .enrollments, .lessons(courseID: "a"), .progress(courseID: "a"), .profile] {
+            #expect(try await harness.engine.refresh(job) == nil)
+        }
+
+        let paths = Set(harness.transport.requests.map(\.url.path))
+        #expect(paths == ["/v1/sync/changes"])
+        #expect(Self.cursors(harness).dropFirst() == ["c0", "c1", "c1", "c1", "c1"])
+        #expect(try await harness.courses.list().value.map(\.id).sorted() == ["a", "b"])
+    }
 }

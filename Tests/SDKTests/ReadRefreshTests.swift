@@ -13,14 +13,18 @@ import Testing
         "updated_at": OfflineFixture.timestamp,
     ]}
 
+    /// A change-feed page holding `courses` (a list read refreshes through a pull).
     static func page(_ courses: [[String: Any]]) -> StubOutcome {
-        .response(.json(200, ["items": courses, "page": 1, "limit": 100, "total": courses.count]))
+        let changes = courses.map { course -> [String: Any] in
+            ["type": "course", "op": "upsert", "id": course["id"] ?? "", "course_id": course["id"] ?? "", "data": course]
+        }
+        return .response(.json(200, ["changes": changes, "cursor": "c1", "has_more": false, "base_continues": false]))
     }
 
     /// A harness whose store already holds course-1 from a successful refresh.
     static func harnessWithCachedCourse() async throws -> OfflineHarness {
         let harness = try await OfflineHarness()
-        harness.routes.on(.get, "/v1/courses", page([course]))
+        harness.routes.on(.get, "/v1/sync/changes", page([course]))
         harness.routes.on(.get, "/v1/courses/course-1", .response(.json(200, course)))
         #expect(try await harness.engine.refresh(.courses) == nil)
         return harness
@@ -33,7 +37,7 @@ import Testing
         let before = try await harness.courses.list()
 
         // When the server answers 503 with a Retry-After too long to wait for
-        harness.routes.on(.get, "/v1/courses", .response(.problem(503, code: "unavailable", headers: ["Retry-After": "30"])))
+        harness.routes.on(.get, "/v1/sync/changes", .response(.problem(503, code: "unavailable", headers: ["Retry-After": "30"])))
         let reason = try await harness.engine.refresh(.courses)
 
         // Then the refresh reports why, the store still answers, and the read carries the reason
@@ -48,17 +52,17 @@ import Testing
     @Test("a read refresh retries once at most, honouring a short Retry-After, never the write path's patience")
     func oneShortRetry() async throws {
         let harness = try await Self.harnessWithCachedCourse()
-        let requestsBefore = harness.requests(.get, "/v1/courses").count
+        let requestsBefore = harness.requests(.get, "/v1/sync/changes").count
 
         // A server that keeps answering 500
-        harness.routes.on(.get, "/v1/courses", .response(.problem(500, code: "internal_error")))
+        harness.routes.on(.get, "/v1/sync/changes", .response(.problem(500, code: "internal_error")))
         #expect(try await harness.engine.refresh(.courses) == .serverUnavailable(status: 500, retryAfter: nil))
-        #expect(harness.requests(.get, "/v1/courses").count - requestsBefore == 2)
+        #expect(harness.requests(.get, "/v1/sync/changes").count - requestsBefore == 2)
         #expect(harness.environment.sleeps == [.milliseconds(250)])
 
         // A 503 asking for 1 s, then an answer: waited 1 s, then fresh
         harness.routes.on(
-            .get, "/v1/courses", .response(.problem(503, code: "unavailable", headers: ["Retry-After": "1"])), Self.page([Self.course]))
+            .get, "/v1/sync/changes", .response(.problem(503, code: "unavailable", headers: ["Retry-After": "1"])), Self.page([Self.course]))
         #expect(try await harness.engine.refresh(.courses) == nil)
         #expect(harness.environment.sleeps.last == .seconds(1))
         #expect(try await harness.courses.list().staleReason == nil)
@@ -78,11 +82,11 @@ import Testing
     @Test("a refresh that times out, or cannot connect, answers from the store with that reason")
     func timeoutAndOffline() async throws {
         let harness = try await Self.harnessWithCachedCourse()
-        harness.routes.on(.get, "/v1/courses", .failure(.timedOut))
+        harness.routes.on(.get, "/v1/sync/changes", .failure(.timedOut))
         #expect(try await harness.engine.refresh(.courses) == .timedOut)
         #expect(try await harness.courses.list().staleReason == .timedOut)
 
-        harness.routes.on(.get, "/v1/courses", .failure(.cannotConnectToHost))
+        harness.routes.on(.get, "/v1/sync/changes", .failure(.cannotConnectToHost))
         #expect(try await harness.engine.refresh(.courses) == .offline)
         #expect(try await harness.courses.list().value.map(\.id) == ["course-1"])
     }
@@ -92,7 +96,7 @@ import Testing
         // Given a read budget of 1 s, a 5 s request timeout and a server asking for a 2 s wait
         let harness = try await Self.harnessWithCachedCourse()
         harness.routes.on(
-            .get, "/v1/courses", .response(.problem(503, code: "unavailable", headers: ["Retry-After": "2"])), Self.page([Self.course]))
+            .get, "/v1/sync/changes", .response(.problem(503, code: "unavailable", headers: ["Retry-After": "2"])), Self.page([Self.course]))
         var configuration = Fixture.configuration()
         configuration.timeout = .seconds(5)
         configuration.readRefresh = ReadRefreshPolicy(budget: .seconds(1))
@@ -103,14 +107,14 @@ import Testing
         let engine = SyncEngine(
             client: client, store: harness.store, monitor: harness.monitor, cache: harness.cache,
             environment: harness.environment.sdk)
-        let sent = harness.requests(.get, "/v1/courses").count
+        let sent = harness.requests(.get, "/v1/sync/changes").count
 
         // When a read refreshes
         let reason = try await engine.refresh(.courses)
 
         // Then it does not wait past its budget: one attempt, its timeout within the budget
         #expect(reason == .serverUnavailable(status: 503, retryAfter: .seconds(2)))
-        let attempts = harness.requests(.get, "/v1/courses").dropFirst(sent)
+        let attempts = harness.requests(.get, "/v1/sync/changes").dropFirst(sent)
         #expect(attempts.count == 1)
         #expect(attempts.allSatisfy { $0.timeout <= .seconds(1) })
         #expect(harness.environment.sleeps.isEmpty)
@@ -144,10 +148,10 @@ import Testing
     @Test("a later successful refresh clears the stale reason")
     func successClears() async throws {
         let harness = try await Self.harnessWithCachedCourse()
-        harness.routes.on(.get, "/v1/courses", .response(.problem(502, code: "bad_gateway")))
+        harness.routes.on(.get, "/v1/sync/changes", .response(.problem(502, code: "bad_gateway")))
         #expect(try await harness.engine.refresh(.courses) == .serverUnavailable(status: 502, retryAfter: nil))
 
-        harness.routes.on(.get, "/v1/courses", Self.page([Self.course]))
+        harness.routes.on(.get, "/v1/sync/changes", Self.page([Self.course]))
         #expect(try await harness.engine.refresh(.courses) == nil)
         #expect(try await harness.courses.list().staleReason == nil)
     }

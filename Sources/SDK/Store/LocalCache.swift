@@ -7,8 +7,8 @@ enum LocalCache {
     /// write to it is based on. `nil` for enrollments, which have no version.
     static func versionedEntity(of resource: ResourceKey) -> (kind: CachedEntity.Kind, id: String)? {
         switch resource {
-        case .progress(let course, let lesson): (.progress, "\(course)/\(lesson)")
-        case .profile: (.profile, "me")
+        case .progress(let course, let lesson): (ProgressResource.kind, ProgressResource.entityID(id: lesson, courseID: course))
+        case .profile: (ProfileResource.kind, ProfileResource.entityID(id: "", courseID: nil))
         case .enrollment: nil
         }
     }
@@ -23,20 +23,19 @@ enum LocalCache {
         switch resource {
         case .progress(let course, let lesson):
             guard let json, let progress = try? JSONCoding.decoder.decode(LessonProgress.self, from: json) else { return nil }
-            try CachedEntity.make(
-                progress, kind: .progress, id: "\(course)/\(lesson)", parentID: course, sortKey: lesson,
-                version: progress.version, at: now
-            ).store(db)
+            guard progress.lessonId == lesson else { return nil }
+            try ProgressResource.entity(progress, courseID: course, at: now).store(db)
             return progress.version
         case .profile:
             guard let json, let user = try? JSONCoding.decoder.decode(User.self, from: json) else { return nil }
-            try CachedEntity.make(user, kind: .profile, id: "me", version: user.version, at: now).store(db)
+            try ProfileResource.entity(user, courseID: nil, at: now).store(db)
             return user.version
         case .enrollment(let course):
             if operation == .delete {
-                _ = try CachedEntity.deleteOne(db, key: ["kind": CachedEntity.Kind.enrollment.rawValue, "id": course])
+                _ = try CachedEntity.deleteOne(
+                    db, key: ["kind": EnrollmentResource.kind.rawValue, "id": EnrollmentResource.entityID(id: course, courseID: course)])
             } else if let json, let enrollment = try? JSONCoding.decoder.decode(Enrollment.self, from: json) {
-                try CachedEntity.make(enrollment, kind: .enrollment, id: course, version: nil, at: now).store(db)
+                try EnrollmentResource.entity(enrollment, courseID: course, at: now).store(db)
             }
             return nil
         }

@@ -13,6 +13,9 @@ struct Puller: Sendable {
     let now: @Sendable () -> Date
     /// Changes per request (the server allows up to 1,000).
     var pageSize = 500
+    /// Retries and time budget of each request (a read's, when a read asked for the pull); the
+    /// client's own policy when `nil`.
+    var limits: CallLimits?
 
     /// What one pull did.
     struct Outcome: Sendable, Equatable {
@@ -41,7 +44,7 @@ struct Puller: Sendable {
             do {
                 outcome.requests += 1
                 page = try await client.executeWithMetadata(
-                    endpoint: .Sync.changes(cursor: cursor, limit: pageSize), limits: nil, asUser: store.userID
+                    endpoint: .Sync.changes(cursor: cursor, limit: pageSize), limits: limits, asUser: store.userID
                 ).value
             } catch NetworkError.rejected(status: 410, _) where base == nil {
                 // Too far behind: start over from a base sync, replacing the cache in one step.

@@ -16,6 +16,16 @@ public enum RefreshJob: Hashable, Sendable {
     /// The courses the learner is enrolled in (every page).
     case enrollments
 
+    /// Whether the change feed carries what the job names: then a pull refreshes it, at the cost
+    /// of what changed, instead of re-reading a list page by page. A single course still
+    /// revalidates with its ETag.
+    var isInChangeFeed: Bool {
+        switch self {
+        case .courses, .lessons, .progress, .profile, .enrollments: true
+        case .course: false
+        }
+    }
+
     /// The course a job is about, when it is about one.
     var courseID: String? {
         switch self {
@@ -43,9 +53,9 @@ final class RefreshQueue: Sendable {
     }
 }
 
-/// Fetches what a ``RefreshJob`` names from the server (revalidating with the cached ETag: a
-/// 304 costs no body) and stores its state in the local cache; offline it fails and leaves the
-/// store as it was.
+/// Fetches one course from the server (revalidating with the cached ETag: a 304 costs no
+/// body) and stores it; offline it fails and leaves the store as it was. Everything else a read
+/// refreshes comes through the change feed (``RefreshJob/isInChangeFeed``).
 struct Refresher: Sendable {
     let client: APIClient
     let store: OfflineStore
@@ -54,43 +64,9 @@ struct Refresher: Sendable {
     /// Retries and time budget of every request of the refresh.
     let limits: CallLimits
 
-    func perform(_ job: RefreshJob) async throws {
-        switch job {
-        case .courses:
-            var page = 1
-            var all: [Course] = []
-            while true {
-                let result: Page<Course> = try await cache.refreshJSON(.Courses.list(page: page, limit: 100), limits: limits)
-                all += result.items
-                if result.isLast(received: all.count) { break }
-                page += 1
-            }
-            try await store.replaceCourses(all, at: now())
-        case .course(let id):
-            let course: Course = try await cache.refreshJSON(.Courses.get(id), limits: limits)
-            try await store.save(course, at: now())
-        case .lessons(let courseID):
-            let list: LessonList = try await cache.refreshJSON(.Courses.lessons(courseID), limits: limits)
-            try await store.replaceLessons(list.items, ofCourse: courseID, at: now())
-        case .progress(let courseID):
-            let progress: CourseProgress = try await client.executeWithMetadata(
-                endpoint: .Courses.progress(courseID), limits: limits, asUser: store.userID).value
-            try await store.save(progress, ofCourse: courseID, at: now())
-        case .profile:
-            let user: User = try await client.executeWithMetadata(endpoint: .Users.me, limits: limits, asUser: store.userID).value
-            try await store.saveProfile(user, at: now())
-        case .enrollments:
-            var page = 1
-            var all: [EnrolledCourse] = []
-            while true {
-                let result: Page<EnrolledCourse> = try await client.executeWithMetadata(
-                    endpoint: .Users.myCourses(page: page, limit: 100), limits: limits, asUser: store.userID).value
-                all += result.items
-                if result.isLast(received: all.count) { break }
-                page += 1
-            }
-            try await store.replaceEnrollments(all, at: now())
-        }
+    func perform(courseID id: String) async throws {
+        let course: Course = try await cache.refreshJSON(.Courses.get(id), limits: limits)
+        try await store.save(course, at: now())
     }
 
     /// Removes a course the server no longer has (it answered 404) from the local view, with

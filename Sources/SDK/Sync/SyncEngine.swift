@@ -228,11 +228,12 @@ public actor SyncEngine {
     ///   server no longer has is removed from the local view first).
     @discardableResult
     public func refresh(_ job: RefreshJob) async throws -> StaleReason? {
+        if job.isInChangeFeed { return try await refreshByPull([job]) }
         let refresher = Refresher(
             client: client, store: store, cache: cache, now: environment.now,
             limits: CallLimits(read: client.configuration.readRefresh, now: environment.now()))
         do {
-            try await refresher.perform(job)
+            if let courseID = job.courseID { try await refresher.perform(courseID: courseID) }
             staleReasons[job] = nil
             return nil
         } catch let error as NetworkError {
@@ -254,11 +255,39 @@ public actor SyncEngine {
         staleReasons[job] ?? (monitor.isConnected ? nil : .offline)
     }
 
+    /// Pulls the change feed for `jobs`, within a read's limits; their stale reasons follow the pull.
+    private func refreshByPull(_ jobs: [RefreshJob]) async throws -> StaleReason? {
+        let limits = CallLimits(read: client.configuration.readRefresh, now: environment.now())
+        let puller = Puller(client: client, store: store, now: environment.now, pageSize: pullPageSize, limits: limits)
+        do {
+            _ = try await puller.pull()
+            let finishedAt = environment.now()
+            statusBroadcaster.update { $0.lastPullAt = finishedAt }
+            for job in jobs { staleReasons[job] = nil }
+            return nil
+        } catch let error as NetworkError {
+            guard let reason = StaleReason(error) else { throw error }
+            for job in jobs { staleReasons[job] = reason }
+            return reason
+        }
+    }
+
+    /// The background refreshes reads asked for: one pull for every job the change feed carries
+    /// (none when a pull finished less than ``minimumPullInterval`` ago), then the others.
     private func performRefreshes() async {
-        for job in refreshes.takeAll() {
+        let jobs = refreshes.takeAll()
+        let pulled = jobs.filter(\.isInChangeFeed)
+        let recent = status.lastPullAt.map { environment.now().timeIntervalSince($0) < minimumPullInterval } ?? false
+        if !pulled.isEmpty, !recent {
+            _ = try? await refreshByPull(Array(pulled))
+        }
+        for job in jobs where !job.isInChangeFeed {
             _ = try? await refresh(job)
         }
     }
+
+    /// How long a finished pull answers the reads that ask for a refresh before another is sent.
+    let minimumPullInterval: TimeInterval = 5
 
     /// Tells the engine a write was enqueued, so it drains when online.
     public nonisolated func writeEnqueued() {

@@ -110,15 +110,16 @@ import Testing
         }
     }
 
-    @Test("a cursor past the retention window: 410, a base sync, and the queued write and dead letter are still there")
+    @Test("a cursor past the retention window: 410, a base sync, and the queued write, dead letter and parked conflict are still there")
     func expiredCursorKeepsUnsyncedWork() async throws {
         try await withTemporaryDirectory { root in
             let server = try await EduGoTestServer.start {
                 $0.seedDemoData = true
                 $0.changeRetention = .seconds(3600)
             }
-            let learner = try await makeEduGoClient(server: server.baseURL, directory: root)
-                .signIn(email: Demo.studentEmail, password: Demo.studentPassword)
+            let learner = try await makeEduGoClient(
+                server: server.baseURL, directory: root, policy: ConflictPolicy(profile: .manual)
+            ).signIn(email: Demo.studentEmail, password: Demo.studentPassword)
             _ = await learner.engine.syncNow()
             let enrolled = try await learner.enrollment.enrolledCourseIDs().value.sorted()
             let courseID = try #require(enrolled.first)
@@ -127,6 +128,11 @@ import Testing
             let other = try #require(try await learner.courses.list().value.first { !enrolled.contains($0.id) })
             let otherLesson = try #require(try await learner.courses.lessons(courseID: other.id).value.first)
 
+            // A profile edit made on another device first: this device's edit is a parked conflict.
+            let otherDevice = try await serverView(server.baseURL)
+            let _: User = try await otherDevice.execute(
+                endpoint: .Users.updateMe, body: ["first_name": AnyEncodable("Otra"), "version": AnyEncodable(1)])
+            _ = try await learner.profile.update(firstName: "Esta")
             // A write the server keeps answering 503 to stays queued; one it refuses becomes a dead letter.
             try await server.inject(.status(503), method: .put, path: "/v1/courses/\(courseID)/progress", tenantID: "demo")
             try await learner.progress.record(courseID: courseID, lessonID: lessonID, watchedSeconds: 42)
@@ -134,6 +140,7 @@ import Testing
             _ = await learner.engine.syncNow()
             #expect(try await learner.engine.outbox.pending().count == 1)
             #expect(try await learner.engine.outbox.deadLetters().count == 1)
+            #expect(try await learner.engine.outbox.conflicts().count == 1)
 
             // Time passes beyond the retention window while a teacher renames a course.
             let teacher = try await serverView(server.baseURL, email: Self.teacherEmail, password: Self.teacherPassword)
@@ -152,6 +159,7 @@ import Testing
             #expect(try await learner.courses.list().value.contains { $0.title == "Tras la retención" })
             #expect(try await learner.engine.outbox.pending().count == 1)
             #expect(try await learner.engine.outbox.deadLetters().count == 1)
+            #expect(try await learner.engine.outbox.conflicts().count == 1)
             let progress = try await learner.progress.lessons(courseID: courseID)
             #expect(progress.hasPendingWrites)
             #expect(progress.value.first { $0.lessonId == lessonID }?.watchedSeconds == 42)

@@ -54,15 +54,15 @@ extension Endpoint {
         ///   - role: Only users with this role (`student`, `teacher`, `admin`).
         ///   - page: The page to return; the server's default when `nil`.
         ///   - limit: Users per page; the server's default when `nil`.
-        public static func list(query: String? = nil, role: String? = nil, page: Int? = nil, limit: Int? = nil) -> Endpoint {
+        public static func list(query: String? = nil, role: String? = nil, page: Int? = nil, limit: Int? = nil, after: String? = nil) -> Endpoint {
             let filters = [query.map { URLQueryItem(name: "q", value: $0) }, role.map { URLQueryItem(name: "role", value: $0) }]
-            return Endpoint(.get, ["users"], query: filters.compactMap { $0 } + paging(page, limit))
+            return Endpoint(.get, ["users"], query: filters.compactMap { $0 } + paging(page, limit, after: after))
         }
         /// `POST /v1/users`: creates a user.
         public static var create: Endpoint { Endpoint(.post, ["users"]) }
         /// `GET /v1/users/search?q=…`: the users matching `query`, a page at a time.
-        public static func search(_ query: String, page: Int? = nil, limit: Int? = nil) -> Endpoint {
-            Endpoint(.get, ["users", "search"], query: [URLQueryItem(name: "q", value: query)] + paging(page, limit))
+        public static func search(_ query: String, page: Int? = nil, limit: Int? = nil, after: String? = nil) -> Endpoint {
+            Endpoint(.get, ["users", "search"], query: [URLQueryItem(name: "q", value: query)] + paging(page, limit, after: after))
         }
         /// `GET /v1/users/me`: the signed-in user's profile.
         public static var me: Endpoint { Endpoint(.get, ["users", "me"]) }
@@ -70,8 +70,8 @@ extension Endpoint {
         public static var updateMe: Endpoint { Endpoint(.patch, ["users", "me"]) }
         /// `GET /v1/users/me/courses`: the courses the signed-in user is enrolled in, each with their
         /// progress (``EnrolledCourse``).
-        public static func myCourses(page: Int? = nil, limit: Int? = nil) -> Endpoint {
-            Endpoint(.get, ["users", "me", "courses"], query: paging(page, limit))
+        public static func myCourses(page: Int? = nil, limit: Int? = nil, after: String? = nil) -> Endpoint {
+            Endpoint(.get, ["users", "me", "courses"], query: paging(page, limit, after: after))
         }
         /// `GET /v1/users/{id}`: one user.
         public static func get(_ id: String) -> Endpoint { Endpoint(.get, ["users", id]) }
@@ -85,17 +85,18 @@ extension Endpoint {
 
     /// Course operations, including enrollment, lessons and progress.
     public enum Courses {
-        /// `GET /v1/courses`: a page of courses, of one category when `category` is given.
-        public static func list(category: String? = nil, page: Int? = nil, limit: Int? = nil) -> Endpoint {
-            Endpoint(.get, ["courses"], query: [category.map { URLQueryItem(name: "category", value: $0) }].compactMap { $0 } + paging(page, limit))
+        /// `GET /v1/courses`: a page of courses, of one category when `category` is given. Continue
+        /// with `after` set to the previous page's ``Page/next`` (`page` is kept for old clients).
+        public static func list(category: String? = nil, page: Int? = nil, limit: Int? = nil, after: String? = nil) -> Endpoint {
+            Endpoint(.get, ["courses"], query: [category.map { URLQueryItem(name: "category", value: $0) }].compactMap { $0 } + paging(page, limit, after: after))
         }
         /// `POST /v1/courses`: creates a course.
         public static var create: Endpoint { Endpoint(.post, ["courses"]) }
         /// `GET /v1/courses/search?q=…`: the courses matching `query`, of one category when `category`
         /// is given.
-        public static func search(_ query: String, category: String? = nil, page: Int? = nil, limit: Int? = nil) -> Endpoint {
+        public static func search(_ query: String, category: String? = nil, page: Int? = nil, limit: Int? = nil, after: String? = nil) -> Endpoint {
             let filters = [URLQueryItem(name: "q", value: query)] + [category.map { URLQueryItem(name: "category", value: $0) }].compactMap { $0 }
-            return Endpoint(.get, ["courses", "search"], query: filters + paging(page, limit))
+            return Endpoint(.get, ["courses", "search"], query: filters + paging(page, limit, after: after))
         }
         /// `GET /v1/courses/{id}`: one course.
         public static func get(_ id: String) -> Endpoint { Endpoint(.get, ["courses", id]) }

@@ -116,9 +116,12 @@ public struct Endpoint: Sendable, Hashable {
 
 extension Endpoint {
     /// Query items for `page` and `limit`.
-    static func paging(_ page: Int?, _ limit: Int?) -> [URLQueryItem] {
-        [page.map { URLQueryItem(name: "page", value: String($0)) }, limit.map { URLQueryItem(name: "limit", value: String($0)) }]
-            .compactMap { $0 }
+    /// `page` (kept for old servers' clients), `limit` and `after` (a page's ``Page/next``).
+    static func paging(_ page: Int?, _ limit: Int?, after: String? = nil) -> [URLQueryItem] {
+        [
+            page.map { URLQueryItem(name: "page", value: String($0)) }, limit.map { URLQueryItem(name: "limit", value: String($0)) },
+            after.map { URLQueryItem(name: "after", value: $0) },
+        ].compactMap { $0 }
     }
 }
 

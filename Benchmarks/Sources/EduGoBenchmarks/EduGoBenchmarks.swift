@@ -5,12 +5,13 @@ import Foundation
 ///
 /// `EduGoBenchmarks drain [--runs N]` measures only the drain and the direct PUTs, and
 /// `EduGoBenchmarks enqueue [--runs N]` only the outbox enqueue and the raw insert (for profiling).
+/// `EduGoBenchmarks sync [--runs N]` measures catching up through the change feed.
 @main
 struct EduGoBenchmarks {
     static func main() async throws {
         var arguments = Array(CommandLine.arguments.dropFirst())
-        guard let mode = arguments.first, ["sdk", "drain", "enqueue"].contains(mode) else {
-            FileHandle.standardError.write(Data("usage: EduGoBenchmarks sdk|drain|enqueue [--runs N] [--json FILE]\n".utf8))
+        guard let mode = arguments.first, ["sdk", "drain", "enqueue", "sync"].contains(mode) else {
+            FileHandle.standardError.write(Data("usage: EduGoBenchmarks sdk|drain|enqueue|sync [--runs N] [--json FILE]\n".utf8))
             exit(1)
         }
         arguments.removeFirst()
@@ -31,6 +32,15 @@ struct EduGoBenchmarks {
         let benchmarks = SDKBenchmarks(runs: runs, scratch: scratch)
         let server = try await BenchServer.start()
 
+        if mode == "sync" {
+            let sync = SyncBenchmarks(runs: runs, scratch: scratch)
+            let catchUp = try await sync.catchUp(server: server.url, courses: 300)
+            let (pull, changes) = try await sync.pullAndApply(server: server.url, lessons: 10_000)
+            let (base, paging) = try await sync.baseSyncVersusPaging(server: server.url, courses: 10_000, lessonsPerCourse: 3)
+            await server.stop()
+            print(syncTable(catchUp, pull: pull, changes: changes, base: base, paging: paging))
+            return
+        }
         if mode == "enqueue" {
             let (enqueue, insert) = try await benchmarks.enqueueVersusInsert(count: 2_000)
             await server.stop()
@@ -66,6 +76,32 @@ struct EduGoBenchmarks {
         lines.append("| memory hit ÷ network round trip (latency) | \(format(cache[0].median / cache[2].median)) | — |")
         lines.append("| disk hit ÷ network round trip (latency) | \(format(cache[1].median / cache[2].median)) | — |")
         print(lines.joined(separator: "\n"))
+    }
+
+    static func syncTable(
+        _ catchUp: SyncBenchmarks.CatchUp, pull: Measurement, changes: Int, base: Measurement, paging: Measurement
+    ) -> String {
+        func kilobytes(_ bytes: Int) -> String { format(Double(bytes) / 1024) + " KB" }
+        return [
+            "| 300-course catalogue, six changes | requests | bytes |",
+            "|---|---:|---:|",
+            "| first fill (base sync) | \(catchUp.fillRequests) | \(kilobytes(catchUp.fillBytes)) |",
+            "| catch-up by pull | \(catchUp.pullRequests) | \(kilobytes(catchUp.pullBytes)) |",
+            "| catch-up by re-reading the course list (before the feed) | \(catchUp.listRequests) | \(kilobytes(catchUp.listBytes)) |",
+            "",
+            "| measurement | median | min – max | unit |",
+            "|---|---:|---:|---|",
+            "| \(pull.name) (\(changes) changes) | \(format(pull.median)) | \(format(pull.min)) – \(format(pull.max)) | \(pull.unit) |",
+            "| \(base.name) | \(format(base.median)) | \(format(base.min)) – \(format(base.max)) | \(base.unit) |",
+            "| \(paging.name) | \(format(paging.median)) | \(format(paging.min)) – \(format(paging.max)) | \(paging.unit) |",
+            "",
+            "| ratio | value | target |",
+            "|---|---:|---|",
+            "| catch-up bytes ÷ first fill bytes | \(format(Double(catchUp.pullBytes) / Double(max(1, catchUp.fillBytes)))) | ≤ 0.1 |",
+            "| catch-up requests | \(catchUp.pullRequests) | ≤ 2 |",
+            "| seconds to pull and apply 10,000 changes | \(format(pull.median * 10_000 / Double(max(1, changes)))) | ≤ 1 |",
+            "| base sync ÷ paging the list endpoints (time) | \(format(base.median / paging.median)) | ≤ 1 |",
+        ].joined(separator: "\n")
     }
 
     static func format(_ value: Double) -> String {

@@ -99,14 +99,8 @@ struct SyncBenchmarks {
         }
         var changes = 0
         let measurement = try await repeated("pull + apply a base sync of \(lessons)+ changes", unit: "s", runs: runs) {
-            let client = EduGoClient(
-                configuration: APIConfiguration(baseURL: server, tenantID: "demo", retryPolicy: .none),
-                dataDirectory: scratch.appendingPathComponent(UUID().uuidString))
-            let session = try await client.signIn(email: "student1@demo.edugo.dev", password: "Demo-Student-2026")
-            var report = SyncReport()
-            let elapsed = await seconds { report = await session.engine.syncNow() }
-            guard report.pullError == nil, report.pulled >= lessons else { throw BenchError.unexpected("pulled \(report.pulled)") }
-            changes = report.pulled
+            let (elapsed, pulled) = try await newDeviceSync(server: server, expecting: lessons)
+            changes = pulled
             return elapsed
         }
         return (measurement, changes)
@@ -125,16 +119,7 @@ struct SyncBenchmarks {
             }
         }
         let base = try await repeated("base sync of \(courses) courses and \(courses * lessonsPerCourse) lessons", unit: "s", runs: runs) {
-            let client = EduGoClient(
-                configuration: APIConfiguration(baseURL: server, tenantID: "demo", retryPolicy: .none),
-                dataDirectory: scratch.appendingPathComponent(UUID().uuidString))
-            let session = try await client.signIn(email: "student1@demo.edugo.dev", password: "Demo-Student-2026")
-            var report = SyncReport()
-            let elapsed = await seconds { report = await session.engine.syncNow() }
-            guard report.pullError == nil, report.pulled >= courses * (1 + lessonsPerCourse) else {
-                throw BenchError.unexpected("pulled \(report.pulled)")
-            }
-            return elapsed
+            try await newDeviceSync(server: server, expecting: courses * (1 + lessonsPerCourse)).seconds
         }
         let paging = try await repeated("the same through the list endpoints (every course page, every course's lessons)", unit: "s", runs: runs) {
             let learner = try await signedIn(server, "student1@demo.edugo.dev", "Demo-Student-2026")
@@ -153,6 +138,18 @@ struct SyncBenchmarks {
             }
         }
         return (base, paging)
+    }
+
+    /// A new device of student1 syncs once: the seconds its base sync took and how many changes it pulled.
+    private func newDeviceSync(server: URL, expecting minimum: Int) async throws -> (seconds: Double, pulled: Int) {
+        let client = EduGoClient(
+            configuration: APIConfiguration(baseURL: server, tenantID: "demo", retryPolicy: .none),
+            dataDirectory: scratch.appendingPathComponent(UUID().uuidString))
+        let session = try await client.signIn(email: "student1@demo.edugo.dev", password: "Demo-Student-2026")
+        var report = SyncReport()
+        let elapsed = await seconds { report = await session.engine.syncNow() }
+        guard report.pullError == nil, report.pulled >= minimum else { throw BenchError.unexpected("pulled \(report.pulled)") }
+        return (elapsed, report.pulled)
     }
 
     private func signedIn(_ server: URL, _ email: String, _ password: String) async throws -> APIClient {

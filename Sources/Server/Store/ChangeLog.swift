@@ -94,46 +94,23 @@ enum ChangeLog {
                 \(insert) SELECT 'progress', lesson_id, course_id, user_id, NULL, \(now) FROM progress WHERE course_id = NEW.id;
             END;
 
-            CREATE TRIGGER lessons_change_insert AFTER INSERT ON lessons BEGIN
-                \(insert) VALUES ('lesson', NEW.id, NEW.course_id, NULL, \(draftOf("NEW")), \(now));
-            END;
-            CREATE TRIGGER lessons_change_update AFTER UPDATE ON lessons BEGIN
-                \(insert) VALUES ('lesson', NEW.id, NEW.course_id, NULL, \(draftOf("NEW")), \(now));
-            END;
-            CREATE TRIGGER lessons_change_delete AFTER DELETE ON lessons BEGIN
-                \(insert) VALUES ('lesson', OLD.id, OLD.course_id, NULL, \(draftOf("OLD")), \(now));
-            END;
-
-            CREATE TRIGGER enrollments_change_insert AFTER INSERT ON enrollments BEGIN
-                \(insert) VALUES ('enrollment', NEW.course_id, NEW.course_id, NEW.user_id, NULL, \(now));
-            END;
-            CREATE TRIGGER enrollments_change_update AFTER UPDATE ON enrollments BEGIN
-                \(insert) VALUES ('enrollment', NEW.course_id, NEW.course_id, NEW.user_id, NULL, \(now));
-            END;
-            CREATE TRIGGER enrollments_change_delete AFTER DELETE ON enrollments BEGIN
-                \(insert) VALUES ('enrollment', OLD.course_id, OLD.course_id, OLD.user_id, NULL, \(now));
-            END;
-
-            CREATE TRIGGER progress_change_insert AFTER INSERT ON progress BEGIN
-                \(insert) VALUES ('progress', NEW.lesson_id, NEW.course_id, NEW.user_id, NULL, \(now));
-            END;
-            CREATE TRIGGER progress_change_update AFTER UPDATE ON progress BEGIN
-                \(insert) VALUES ('progress', NEW.lesson_id, NEW.course_id, NEW.user_id, NULL, \(now));
-            END;
-            CREATE TRIGGER progress_change_delete AFTER DELETE ON progress BEGIN
-                \(insert) VALUES ('progress', OLD.lesson_id, OLD.course_id, OLD.user_id, NULL, \(now));
-            END;
-
-            CREATE TRIGGER users_change_insert AFTER INSERT ON users BEGIN
-                \(insert) VALUES ('profile', NEW.id, NULL, NEW.id, NULL, \(now));
-            END;
-            -- A password change is no change of the profile.
-            CREATE TRIGGER users_change_update AFTER UPDATE OF email, first_name, last_name, role, email_verified, version ON users BEGIN
-                \(insert) VALUES ('profile', NEW.id, NULL, NEW.id, NULL, \(now));
-            END;
-            CREATE TRIGGER users_change_delete AFTER DELETE ON users BEGIN
-                \(insert) VALUES ('profile', OLD.id, NULL, OLD.id, NULL, \(now));
-            END;
             """)
+        let rowTables: [(table: String, entity: Entity, updateOf: String?, values: (String) -> String)] = [
+            ("lessons", .lesson, nil, { "\($0).id, \($0).course_id, NULL, \(draftOf($0))" }),
+            ("enrollments", .enrollment, nil, { "\($0).course_id, \($0).course_id, \($0).user_id, NULL" }),
+            ("progress", .progress, nil, { "\($0).lesson_id, \($0).course_id, \($0).user_id, NULL" }),
+            // A password change is no change of the profile.
+            ("users", .profile, "email, first_name, last_name, role, email_verified, version", { "\($0).id, NULL, \($0).id, NULL" }),
+        ]
+        for shape in rowTables {
+            let events = [("insert", "INSERT", "NEW"), ("update", "UPDATE" + (shape.updateOf.map { " OF \($0)" } ?? ""), "NEW"), ("delete", "DELETE", "OLD")]
+            for (name, event, row) in events {
+                try db.execute(sql: """
+                    CREATE TRIGGER \(shape.table)_change_\(name) AFTER \(event) ON \(shape.table) BEGIN
+                        \(insert) VALUES ('\(shape.entity.rawValue)', \(shape.values(row)), \(now));
+                    END;
+                    """)
+            }
+        }
     }
 }

@@ -111,13 +111,15 @@ struct AuthRoutes {
             passwordMatches = false
         }
         guard let user, passwordMatches else {
-            throw APIError(.unauthorized, code: "invalid_credentials", detail: "The email or password is incorrect.")
+            throw APIError.invalidCredentials
         }
         await deps.rateLimiter.release(reservation, clearing: [accountKey])
         guard user.emailVerified else {
             throw APIError(
                 .forbidden, code: "email_not_verified", detail: "Verify your email address before signing in.")
         }
+        // The session is inserted only if `user.passwordHash` is still the account's (a reset
+        // may have committed during the bcrypt above).
         let pair = try await SessionIssuer(deps: deps).startSession(for: user, in: tenant)
         return try JSONResponse.make(pair)
     }

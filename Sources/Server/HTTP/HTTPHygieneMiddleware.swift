@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// The outermost middleware: request ids, the body size limit, problem+json for every error,
+/// The outermost middleware: request ids, canonical paths, the body size limit, problem+json for every error,
 /// security headers on every response, and one redacted access-log line.
 struct HTTPHygieneMiddleware: RouterMiddleware {
     typealias Context = EduGoRequestContext
@@ -41,6 +41,9 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
 
         var response: Response
         do {
+            // Before every path-based check inside (dev perimeter, fault exemption, body limits):
+            // each of them, and the access log below, then sees the path the router matches.
+            guard RequestPath.isCanonical(request.uri.path) else { throw APIError.nonCanonicalPath }
             if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBodySize,
                 !hasOwnBodyLimit(request.uri.path)
             {

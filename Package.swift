@@ -57,6 +57,8 @@ let package = Package(
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
                 // Lesson media: downloads read an opened descriptor on NIO's thread pool.
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // HTTPParserError: a body the HTTP/1 parser cannot read is the client's error (400).
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Sources/Server",
             resources: [.copy("Resources/openapi.yaml"), .copy("Resources/Console")],

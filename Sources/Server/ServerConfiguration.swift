@@ -194,6 +194,11 @@ public struct RateLimits: Sendable, Equatable {
     public var resendVerificationPerAccount = Rule(limit: 3, window: .seconds(900))
     /// Dev tenants created (`POST /__dev/tenants`) per client address.
     public var devTenantsPerAddress = Rule(limit: 120, window: .seconds(60))
+    /// Login attempts per tenant + account, whatever their outcome (each costs a bcrypt; a
+    /// successful one is not given back).
+    public var loginAttemptsPerAccount = Rule(limit: 30, window: .seconds(900))
+    /// Login attempts per tenant + client address, whatever their outcome.
+    public var loginAttemptsPerAddress = Rule(limit: 100, window: .seconds(900))
 
     /// Creates a set of limits.
     public init(
@@ -223,10 +228,13 @@ public struct RateLimits: Sendable, Equatable {
         scaled.resendVerificationPerAddress = scale(resendVerificationPerAddress)
         scaled.resendVerificationPerAccount = scale(resendVerificationPerAccount)
         scaled.devTenantsPerAddress = scale(devTenantsPerAddress)
+        scaled.loginAttemptsPerAccount = scale(loginAttemptsPerAccount)
+        scaled.loginAttemptsPerAddress = scale(loginAttemptsPerAddress)
         return scaled
     }
 
-    /// Production-like limits: 5 failed logins per account and 20 per address in 15 minutes,
+    /// Production-like limits: 5 failed logins per account and 20 per address in 15 minutes
+    /// (30 and 100 attempts of any outcome),
     /// 60 refreshes a minute per address, 10 forgot-password (and resend-verification) requests
     /// per address and 3 per email in 15 minutes, 10 registrations per address an hour.
     public static let standard = RateLimits(

@@ -148,6 +148,47 @@ import Testing
         }
     }
 
+    @Test("correct-password logins to an unverified account count as failures: the fourth answers 429 with Retry-After")
+    func unverifiedLoginsAreBudgeted() async throws {
+        let clock = TestClock()
+        try await withServer(Self.configuration(clock, Self.limits(loginPerAccount: 3))) { client in
+            // Given a self-registered account that is never verified
+            let newcomer = Credentials.newcomer()
+            #expect(try await client.register(newcomer).status == .accepted)
+
+            // When it signs in with the right password three times
+            for _ in 0..<3 {
+                try expectProblem(try await client.login(newcomer), .forbidden, "email_not_verified")
+            }
+
+            // Then the fourth attempt is throttled before any bcrypt
+            let response = try await client.login(newcomer)
+            try expectProblem(response, .tooManyRequests, "rate_limited")
+            #expect(response.headers[.retryAfter] == "60")
+        }
+    }
+
+    @Test("successful logins are budgeted too, per account and per address")
+    func successfulLoginsAreBudgeted() async throws {
+        let clock = TestClock()
+        var limits = Self.limits()
+        limits.loginAttemptsPerAccount = .init(limit: 3, window: .seconds(60))
+        limits.loginAttemptsPerAddress = .init(limit: 5, window: .seconds(60))
+        try await withServer(Self.configuration(clock, limits)) { client in
+            // Given three successful sign-ins of one account
+            for _ in 0..<3 { #expect(try await client.login(Self.student).status == .ok) }
+
+            // When it signs in a fourth time, Then it is throttled with Retry-After
+            let account = try await client.login(Self.student)
+            try expectProblem(account, .tooManyRequests, "rate_limited")
+            #expect(account.headers[.retryAfter] == "60")
+
+            // And another account from the same address gets the address's remaining two
+            for _ in 0..<2 { #expect(try await client.login(.demoTeacher).status == .ok) }
+            try expectProblem(try await client.login(.demoTeacher), .tooManyRequests, "rate_limited")
+        }
+    }
+
     @Test("failed logins for an unknown email are throttled like any account")
     func unknownEmailIsThrottled() async throws {
         let clock = TestClock()

@@ -95,11 +95,16 @@ struct AuthRoutes {
         let limits = deps.configuration.rateLimits
         let emailKey = UserRecord.emailKey(body.email)
         let accountKey = RateLimitKey.account("login", tenant: tenant.tenantID, emailKey: emailKey)
-        // Reserve the attempt against both keys before the bcrypt, in one step: concurrent
-        // attempts cannot all pass a check before any of them is counted.
+        let addressKey = RateLimitKey.address("login", tenant: tenant.tenantID, context.clientAddress)
+        // Reserve the attempt against every key before the bcrypt, in one step: concurrent
+        // attempts cannot all pass a check before any of them is counted. The failure keys are
+        // given back on a successful sign-in; the attempt keys never are, since a correct
+        // password costs the same bcrypt as a wrong one.
         let reservation = try await deps.rateLimiter.reserve([
-            (RateLimitKey.address("login", tenant: tenant.tenantID, context.clientAddress), limits.loginPerAddress),
+            (addressKey, limits.loginPerAddress),
             (accountKey, limits.loginPerAccount),
+            (.address("login-attempt", tenant: tenant.tenantID, context.clientAddress), limits.loginAttemptsPerAddress),
+            (.account("login-attempt", tenant: tenant.tenantID, emailKey: emailKey), limits.loginAttemptsPerAccount),
         ])
 
         let user = try await tenant.user(emailKey: emailKey)
@@ -111,13 +116,17 @@ struct AuthRoutes {
             passwordMatches = false
         }
         guard let user, passwordMatches else {
-            throw APIError(.unauthorized, code: "invalid_credentials", detail: "The email or password is incorrect.")
+            throw APIError.invalidCredentials
         }
-        await deps.rateLimiter.release(reservation, clearing: [accountKey])
+        // An unverified account keeps its reservation: it counts as a failure, so one
+        // self-registered address cannot buy unlimited bcrypt work.
         guard user.emailVerified else {
             throw APIError(
                 .forbidden, code: "email_not_verified", detail: "Verify your email address before signing in.")
         }
+        await deps.rateLimiter.release(reservation, only: [addressKey, accountKey], clearing: [accountKey])
+        // The session is inserted only if `user.passwordHash` is still the account's (a reset
+        // may have committed during the bcrypt above).
         let pair = try await SessionIssuer(deps: deps).startSession(for: user, in: tenant)
         return try JSONResponse.make(pair)
     }

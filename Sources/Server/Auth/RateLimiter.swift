@@ -60,6 +60,12 @@ actor RateLimiter {
         try reserve([(key, rule)])
     }
 
+    /// Gives back a reservation's attempts against `keys` only (the attempt succeeded, and the
+    /// other keys count every attempt), and forgets every key in `clearing` altogether.
+    func release(_ reservation: Reservation, only keys: Set<RateLimitKey>, clearing: [RateLimitKey] = []) {
+        release(Reservation(events: reservation.events.filter { keys.contains($0.key) }), clearing: clearing)
+    }
+
     /// Gives back the attempts of a reservation (the attempt succeeded), and forgets every key in
     /// `clearing` altogether (a successful login clears the account's failures).
     func release(_ reservation: Reservation, clearing: [RateLimitKey] = []) {

@@ -8,17 +8,31 @@ import Foundation
 struct SessionIssuer {
     let deps: Dependencies
 
+    /// Starts a session for a sign-in whose password was verified against `user.passwordHash`.
+    ///
+    /// The store inserts the session only if that hash is still the account's, in the same
+    /// transaction: a password reset (or a deletion) that committed while the password was being
+    /// verified leaves no session behind.
+    ///
+    /// - Parameters:
+    ///   - user: The account as read before the password was verified.
+    ///   - tenant: The account's tenant.
+    /// - Returns: The token pair, describing the account as it stood at the insert.
+    /// - Throws: `401 invalid_credentials`, as for a wrong password, when the credential changed.
     func startSession(for user: UserRecord, in tenant: TenantStore) async throws -> TokenPairResponse {
         let now = deps.now
         let sessionID = RecordID.make()
         let refreshToken = SecureToken.generate()
         let expires = now.addingTimeInterval(
             min(deps.configuration.refreshTokenLifetime, deps.configuration.maxSessionAge).timeInterval)
-        try await tenant.startSession(
-            SessionRecord(id: sessionID, userId: user.id, createdAt: now),
-            refreshToken: RefreshTokenRecord(
-                tokenHash: SecureToken.hash(refreshToken), sessionId: sessionID, issuedAt: now, expiresAt: expires))
-        return try await pair(user: user, tenant: tenant, sessionID: sessionID, refreshToken: refreshToken)
+        guard
+            let current = try await tenant.startSession(
+                SessionRecord(id: sessionID, userId: user.id, createdAt: now),
+                refreshToken: RefreshTokenRecord(
+                    tokenHash: SecureToken.hash(refreshToken), sessionId: sessionID, issuedAt: now, expiresAt: expires),
+                verifiedPasswordHash: user.passwordHash)
+        else { throw APIError.invalidCredentials }
+        return try await pair(user: current, tenant: tenant, sessionID: sessionID, refreshToken: refreshToken)
     }
 
     func rotate(refreshToken: String, in tenant: TenantStore) async throws -> TokenPairResponse {
@@ -53,6 +67,10 @@ struct SessionIssuer {
 }
 
 extension APIError {
+    /// An unknown email, a wrong password, or a password that changed while it was verified.
+    static let invalidCredentials = APIError(
+        .unauthorized, code: "invalid_credentials", detail: "The email or password is incorrect.")
+
     static let invalidRefreshToken = APIError(
         .unauthorized, code: "invalid_refresh_token", detail: "The refresh token is not valid. Sign in again.")
 }

@@ -98,6 +98,10 @@ extension APIError {
             detail: "Too many attempts. Try again in \(max(1, seconds)) seconds.", headers: headers)
     }
 
+    /// A request the HTTP parser could not read, such as a chunked body with an invalid chunk size.
+    static let malformedRequest = APIError(
+        .badRequest, code: "bad_request", detail: "The request could not be parsed as HTTP.")
+
     static let tenantNotFound = APIError(.notFound, code: "tenant_not_found", detail: "No such tenant.")
 
     static let internalError = APIError(

@@ -1,8 +1,9 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOHTTP1
 
-/// The outermost middleware: request ids, the body size limit, problem+json for every error,
+/// The outermost middleware: request ids, canonical paths, the body size limit, problem+json for every error,
 /// security headers on every response, and one redacted access-log line.
 struct HTTPHygieneMiddleware: RouterMiddleware {
     typealias Context = EduGoRequestContext
@@ -41,6 +42,9 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
 
         var response: Response
         do {
+            // Before every path-based check inside (dev perimeter, fault exemption, body limits):
+            // each of them, and the access log below, then sees the path the router matches.
+            guard RequestPath.isCanonical(request.uri.path) else { throw APIError.nonCanonicalPath }
             if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBodySize,
                 !hasOwnBodyLimit(request.uri.path)
             {
@@ -83,6 +87,11 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
             return error
         case let error as HTTPError where error.status == .notFound:
             return .notFound()
+        // A body the HTTP/1 parser cannot read (an invalid chunk size line, say) surfaces where a
+        // handler reads the body. The parser stops at its error, so the connection ends after
+        // this answer: Hummingbird finds the body stream finished and closes it.
+        case is HTTPParserError:
+            return .malformedRequest
         // Not only HTTPError: a streamed body that outgrows `collectBody(upTo:)` throws NIO's
         // NIOTooManyBytesError, which Hummingbird makes an HTTPResponseError with status 413.
         case let error as any HTTPResponseError where error.status == .contentTooLarge:

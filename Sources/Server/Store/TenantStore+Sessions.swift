@@ -55,11 +55,29 @@ extension TenantStore {
         }
     }
 
-    /// Starts a session for a sign-in, with its first refresh token.
-    func startSession(_ session: SessionRecord, refreshToken: RefreshTokenRecord) async throws {
-        try await database.writer.write { db in
+    /// Starts a session for a sign-in, with its first refresh token, when the password the
+    /// sign-in verified is still the account's.
+    ///
+    /// A sign-in reads the account, then awaits bcrypt. A password reset that commits during
+    /// that await revokes every session existing at its commit, not one inserted after it; so
+    /// the hash is compared again here, in the transaction that inserts the session.
+    ///
+    /// - Parameters:
+    ///   - session: The new session; its `userId` names the account.
+    ///   - refreshToken: The session's first refresh token.
+    ///   - verifiedPasswordHash: The `password_hash` the presented password was verified against.
+    /// - Returns: The account as it stands at the insert, or `nil` (and nothing written) when
+    ///   the account is gone or its password hash is no longer `verifiedPasswordHash`.
+    func startSession(
+        _ session: SessionRecord, refreshToken: RefreshTokenRecord, verifiedPasswordHash: String
+    ) async throws -> UserRecord? {
+        try await database.writer.write { db -> UserRecord? in
+            guard let user = try UserRecord.fetchOne(db, key: session.userId),
+                user.passwordHash == verifiedPasswordHash
+            else { return nil }
             try session.insert(db)
             try refreshToken.insert(db)
+            return user
         }
     }
 

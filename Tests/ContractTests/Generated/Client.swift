@@ -29,6 +29,10 @@ import HTTPTypes
 ///
 /// **Idempotency.** POST, PUT and PATCH accept `Idempotency-Key`; see the parameter.
 ///
+/// **Paths.** A request path that is not canonical answers 400 `non_canonical_path` before routing, on
+/// every route: one that does not start with `/`, has an empty segment (`//`; a trailing `/` excepted),
+/// a `.` or `..` segment, or a percent-encoded `/` or `\` (`%2F`, `%5C`). Not repeated per operation.
+///
 /// **Unsupported methods.** A known path answers 405 `method_not_allowed` with an `Allow` header for
 /// a method it does not support (components/responses/MethodNotAllowed; not repeated per operation).
 /// Every GET operation also answers HEAD (RFC 9110): the same status and headers, no body; `Allow`

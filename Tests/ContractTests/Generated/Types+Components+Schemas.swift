@@ -6,7 +6,7 @@ import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
     internal enum Schemas {
-        /// Opaque identifier (the server generates lowercase UUID strings; clients must not rely on the format).
+        /// Opaque identifier (the server generates lowercase UUID strings; clients must not rely on the format). Never contains `/` or `\`, and is never made of dots only, so that it is always one canonical path segment (see "Paths").
         ///
         /// - Remark: Generated from `#/components/schemas/Id`.
         internal typealias Id = Swift.String

@@ -53,14 +53,13 @@ struct Puller: Sendable {
                 continue
             }
             outcome.pulled += page.changes.count
-            if var gathered = base {
-                gathered += page.changes
-                base = gathered
+            if base != nil {
+                base?.append(contentsOf: page.changes)
                 cursor = page.cursor
                 if page.baseContinues { continue }
                 outcome.baseSync = true
                 guard let applied = try await store.applyPull(
-                    gathered, after: stored, cursor: page.cursor, replacing: true, finished: !page.hasMore, at: now())
+                    base ?? [], after: stored, cursor: page.cursor, replacing: true, finished: !page.hasMore, at: now())
                 else { return outcome }
                 outcome.applied += applied
                 base = nil

@@ -61,7 +61,9 @@ import Testing
         let items = try #require(twenty).items
         #expect(items.count > 3)
         #expect(items.allSatisfy { $0.published }, "a student sees published courses only")
-        #expect(queries(few).count == 2, "\(few.joined(separator: "\n"))")
+        // The change sequence, the total (counted once per sequence: the second page reuses it) and
+        // the page with its lesson counts.
+        #expect(queries(few).count == 3, "\(few.joined(separator: "\n"))")
         #expect(queries(many).count == 2, "\(many.joined(separator: "\n"))")
         for item in items {
             let lessons = try await database.writer.read { db in
@@ -93,9 +95,13 @@ import Testing
         // Then the page holds more rows, and the statements are the same in number
         let items = try #require(page).items
         #expect(items.count > 3)
-        let queries = { (statements: [String]) in statements.filter { $0.hasPrefix("SELECT") } }
+        // (The total is left out: it is counted once per change sequence, so the write between the
+        // two reads makes the second count it again; ListTotalsTests covers it.)
+        let queries = { (statements: [String]) in
+            statements.filter { $0.hasPrefix("SELECT") && !$0.hasPrefix("SELECT COUNT(*)") && !$0.contains("sqlite_sequence") }
+        }
         #expect(queries(many).count == queries(few).count, "\(many.joined(separator: "\n"))")
-        #expect(queries(many).count == 5, "\(many.joined(separator: "\n"))")
+        #expect(queries(many).count == 4, "\(many.joined(separator: "\n"))")
         // And each row carries its course's lesson count
         for item in items {
             let lessons = try await database.writer.read { db in

@@ -11,6 +11,8 @@ struct TenantDatabase: Sendable {
     /// Users of recently authenticated live sessions, emptied by every commit that changes
     /// `users` or `sessions`.
     let liveSessions: LiveSessionCache
+    /// Lists' totals, each kept for as long as the change sequence it was counted at.
+    let listTotals = ListTotals()
 
     /// Opens (creating if needed) and migrates a tenant database.
     ///

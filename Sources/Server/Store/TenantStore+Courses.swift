@@ -25,7 +25,7 @@ extension TenantStore {
             role: identity.role, userID: identity.userID, category: category, search: query,
             after: pagination.after, limit: pagination.limit, offset: pagination.offset)
         return try await database.writer.read { db in
-            let total = try Self.total(db, list.count, unless: pagination)
+            let total = try self.total(db, list.count, unless: pagination)
             let page = list.page
             // Decoded while the cursor stands on each row: a copied row (`Row.fetchAll`) finds
             // each column by lowercasing every column name, the cursor's row by one lookup.
@@ -40,10 +40,16 @@ extension TenantStore {
         }
     }
 
-    /// A list's total, counted only when the list starts (a page continued from a cursor carries none).
-    static func total(_ db: Database, _ count: ListStatement, unless pagination: Pagination) throws -> Int? {
+    /// A list's total, only when the list starts (a page continued from a cursor carries none),
+    /// and counted once per change sequence (``ListTotals``), which is read in `db`'s transaction.
+    func total(_ db: Database, _ count: ListStatement, unless pagination: Pagination) throws -> Int? {
         guard pagination.after == nil else { return nil }
-        return try Int.fetchOne(db.cachedStatement(sql: count.sql), arguments: count.arguments) ?? 0
+        let sequence = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'")) ?? 0
+        if let total = database.listTotals.total(of: count, at: sequence) { return total }
+        let total = try Int.fetchOne(db.cachedStatement(sql: count.sql), arguments: count.arguments) ?? 0
+        database.listTotals.store(total, of: count, at: sequence)
+        return total
     }
 
     /// The course, if `identity` may see it (else `404`).

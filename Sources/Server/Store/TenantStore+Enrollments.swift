@@ -48,7 +48,7 @@ extension TenantStore {
             role: identity.role, userID: identity.userID, after: pagination.after, limit: pagination.limit,
             offset: pagination.offset)
         return try await database.writer.read { db in
-            let total = try Self.total(db, list.count, unless: pagination)
+            let total = try self.total(db, list.count, unless: pagination)
             let rows = try Array(
                 Row.fetchCursor(db.cachedStatement(sql: list.page.sql), arguments: list.page.arguments).map { row in
                     (item: try EnrollmentRecord(row: row), key: PageCursor(timestamp: row["enrolled_at"], id: row["course_id"]))

@@ -24,7 +24,7 @@ extension TenantStore {
         let list = UserListQuery(
             role: role, search: query, after: pagination.after, limit: pagination.limit, offset: pagination.offset)
         return try await database.writer.read { db in
-            let total = try Self.total(db, list.count, unless: pagination)
+            let total = try self.total(db, list.count, unless: pagination)
             let page = list.page
             let rows = try Array(
                 Row.fetchCursor(db.cachedStatement(sql: page.sql), arguments: page.arguments).map { row in

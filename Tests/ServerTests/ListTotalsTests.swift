@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import EduGoServer
+
+/// A list's total is counted once per change sequence.
+@Suite struct ListTotalsTests {
+    @Test("a course list's total is counted once while nothing changes, and again, right, after a write")
+    func countedOncePerChange() async throws {
+        // Given a demo tenant and a student
+        let database = try await TenantStoreTests.demoTenant()
+        let student = try await TenantStoreTests.identity("student1@demo.edugo.dev", in: database)
+        let store = TenantStore(database)
+        func firstPage() async throws -> Int? {
+            try await store.coursePage(visibleTo: student, category: nil, query: nil, pagination: Pagination()).total
+        }
+        let counts = { (statements: [String]) in statements.filter { $0.contains("COUNT(*)") && !$0.contains("lesson_count") } }
+
+        // When the first page is read twice
+        var first: Int?
+        var again: Int?
+        let reading = try await TenantStoreTests.statements(in: database) { first = try await firstPage() }
+        let rereading = try await TenantStoreTests.statements(in: database) { again = try await firstPage() }
+
+        // Then the total was counted once, and is the same
+        #expect(counts(reading).count == 1, "\(reading.joined(separator: "\n"))")
+        #expect(counts(rereading).isEmpty, "\(rereading.joined(separator: "\n"))")
+        #expect(again == first)
+
+        // When a published course is added
+        try await database.writer.write { db in
+            let teacher = try String.fetchOne(db, sql: "SELECT id FROM users WHERE role = 'teacher' LIMIT 1")
+            try db.execute(
+                sql: """
+                    INSERT INTO courses (id, title, description, category, published, teacher_id, version, created_at, updated_at)
+                    VALUES ('added', 'Añadido', '', 'science', 1, ?, 1, ?, ?)
+                    """,
+                arguments: [teacher, Date(), Date()])
+        }
+        var after: Int?
+        let afterWrite = try await TenantStoreTests.statements(in: database) { after = try await firstPage() }
+
+        // Then the total is counted again and counts it
+        #expect(counts(afterWrite).count == 1)
+        #expect(after == (try #require(first)) + 1)
+    }
+}

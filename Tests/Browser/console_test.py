@@ -28,7 +28,8 @@ import urllib.error
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException, TimeoutException
+from selenium.common.exceptions import (
+    NoAlertPresentException, NoSuchElementException, StaleElementReferenceException, TimeoutException)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -124,10 +125,22 @@ def chromium():
 
 
 def wait_for(driver, condition, message, timeout=WAIT):
+    # The console re-renders its tables as it polls: an element found a moment ago may be gone
+    # (stale) by the time it is read, which only means "look again".
     try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.2).until(condition)
+        return WebDriverWait(
+            driver, timeout, poll_frequency=0.2, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
+        ).until(condition)
     except TimeoutException:
         raise Failure(f"timed out after {timeout} s: {message}")
+
+
+def first_match(selector, read):
+    """A wait condition: `read` of the first element matching `selector`, or None while there is none."""
+    def condition(driver):
+        elements = driver.find_elements(By.CSS_SELECTOR, selector)
+        return read(elements[0]) if elements else None
+    return condition
 
 
 def text_of(driver, selector):
@@ -252,17 +265,16 @@ def fault_is_injected_and_shown(driver, server, tenant):
     times.clear()
     times.send_keys("1")
     driver.find_element(By.ID, "add-fault").click()
-    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#fault-table tr[data-rule]"), "the armed rule is listed")
-    rule = driver.find_element(By.CSS_SELECTOR, "#fault-table tr[data-rule]").get_attribute("data-rule")
+    rule = wait_for(driver, first_match("#fault-table tr[data-rule]", lambda row: row.get_attribute("data-rule")),
+                    "the armed rule is listed")
 
     status, _, problem = server.request("GET", "/v1/courses", tenant=tenant)
     check(status == 503 and problem.get("code") == "injected_fault", f"the request got the injected 503: {status} {problem}")
 
     selector = '#request-table tr[data-fault="status"][data-status="503"]'
-    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, selector), "the Requests panel shows the 503 marked as injected")
-    row = driver.find_element(By.CSS_SELECTOR, selector)
-    check("injected" in row.text and rule in row.text and tenant in row.text and "/v1/courses" in row.text,
-          f"the row names the rule, tenant and route: {row.text!r}")
+    row_text = wait_for(driver, first_match(selector, lambda row: row.text), "the Requests panel shows the 503 marked as injected")
+    check("injected" in row_text and rule in row_text and tenant in row_text and "/v1/courses" in row_text,
+          f"the row names the rule, tenant and route: {row_text!r}")
     wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'#fault-table tr[data-rule="{rule}"]').get_attribute("data-fired") == "1",
              "the Faults panel shows the rule fired once")
     wait_for(driver, lambda d: "/v1/courses" in d.find_element(By.ID, "traffic-table").text, "the Server panel shows the route's traffic")

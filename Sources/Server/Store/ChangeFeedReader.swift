@@ -130,27 +130,31 @@ struct ChangeFeedReader {
                 arguments: arguments + visible.arguments
             ).map { .lesson(LessonResponse($0)) }
         case .enrollment:
-            return try EnrollmentRecord.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM enrollments WHERE user_id = ? AND course_id \(keyCondition) AND course_id IN (\(visible.sql))
-                    ORDER BY course_id\(limitSQL)
-                    """,
-                arguments: [identity.userID] + arguments + visible.arguments
-            ).map { .enrollment(EnrollmentResponse($0)) }
+            return try ownRows(EnrollmentRecord.self, of: "enrollments", key: "course_id", keyCondition, arguments, limitSQL)
+                .map { .enrollment(EnrollmentResponse($0)) }
         case .progress:
-            return try ProgressRecord.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM progress WHERE user_id = ? AND lesson_id \(keyCondition) AND course_id IN (\(visible.sql))
-                    ORDER BY lesson_id\(limitSQL)
-                    """,
-                arguments: [identity.userID] + arguments + visible.arguments
-            ).map { .progress(LessonProgressResponse($0), courseID: $0.courseId) }
+            return try ownRows(ProgressRecord.self, of: "progress", key: "lesson_id", keyCondition, arguments, limitSQL)
+                .map { .progress(LessonProgressResponse($0), courseID: $0.courseId) }
         case .profile:
             return try UserRecord.fetchAll(
                 db, sql: "SELECT * FROM users WHERE id = ? AND id \(keyCondition)", arguments: [identity.userID] + arguments
             ).map { .profile(UserResponse($0)) }
         }
+    }
+
+    /// The caller's own rows of `table` in courses it may see, whose `key` matches `keyCondition`,
+    /// in key order.
+    private func ownRows<Record: FetchableRecord>(
+        _ type: Record.Type, of table: String, key: String, _ keyCondition: String, _ arguments: StatementArguments,
+        _ limitSQL: String
+    ) throws -> [Record] {
+        let visible = visibleCourseIDs
+        return try Record.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM \(table) WHERE user_id = ? AND \(key) \(keyCondition) AND course_id IN (\(visible.sql))
+                ORDER BY \(key)\(limitSQL)
+                """,
+            arguments: [identity.userID] + arguments + visible.arguments)
     }
 }

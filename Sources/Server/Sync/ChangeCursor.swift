@@ -26,20 +26,14 @@ struct ChangeCursor: Sendable, Equatable, Codable {
 
     /// The cursor as clients see it.
     var encoded: String {
-        let json = (try? JSONEncoder().encode(self)) ?? Data()
-        return json.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        ((try? JSONEncoder().encode(self)) ?? Data()).base64URLEncodedString()
     }
 
     /// Reads a cursor a client sent; `nil` for anything this server did not mint.
     init?(encoded text: String) {
         guard text.count <= 512, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
         else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let cursor = try? JSONDecoder().decode(Self.self, from: data),
+        guard let data = Data(base64URLEncoded: text), let cursor = try? JSONDecoder().decode(Self.self, from: data),
             cursor.seq >= 0, cursor.base.map({ ChangeLog.Entity(rawValue: $0.entity) != nil }) ?? true
         else { return nil }
         self = cursor

@@ -36,7 +36,9 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
             await configuration.onServerRunning?(port)
         },
         logger: logger)
-    app.addServices(DatabaseCloser(tenants: deps.tenants, media: deps.media))
+    app.addServices(
+        DatabaseCloser(tenants: deps.tenants, media: deps.media),
+        ChangeHubTicker(hub: deps.changeHub, heartbeat: configuration.eventHeartbeat, now: deps.configuration.now))
     return app
 }
 
@@ -69,9 +71,11 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
         { @Sendable duration in metrics.recordTransaction(duration) }
     }
     let signingKey = try SigningKey.loadOrCreate(storage: configuration.storage)
+    let changeHub = ChangeHub(
+        limits: .init(perUser: configuration.maxEventStreamsPerUser, total: configuration.maxEventStreams), metrics: metrics)
     let tenants = try TenantRegistry(
         storage: configuration.storage, maxOpenTenants: configuration.maxOpenTenants, now: configuration.now,
-        transactionObserver: transactionObserver)
+        transactionObserver: transactionObserver, changeHub: changeHub)
     try await StartupChecks.handleDemoTenants(configuration, tenants: tenants, logger: logger)
     let passwords = PasswordHasher(cost: configuration.passwordHashCost)
     if configuration.seedDemoData {
@@ -95,6 +99,7 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
     deps.faults = faults
     deps.clock = clock
     deps.metrics = metrics
+    deps.changeHub = changeHub
     return deps
 }
 

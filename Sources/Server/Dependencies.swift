@@ -16,6 +16,8 @@ struct Dependencies: Sendable {
     let idempotency: IdempotencyCoordinator
     /// Where lesson media files live.
     let media: MediaDirectory
+    /// The open live event streams, told of every commit.
+    var changeHub = ChangeHub()
     let logger: Logger
 
     // MARK: Dev tools (issue 14): nil outside dev mode

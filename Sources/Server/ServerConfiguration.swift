@@ -55,6 +55,15 @@ public struct ServerConfiguration: Sendable {
     /// How long the change feed keeps a change (and a deletion's tombstone); a cursor older than
     /// that answers `410 cursor_expired`. Measured on the server's clock.
     public var changeRetention: Duration = .seconds(30 * 24 * 3600)
+    /// The least time between two events of one live stream (`GET /v1/sync/events`): changes
+    /// committed meanwhile gather into the next event.
+    public var eventCoalescing: Duration = .milliseconds(50)
+    /// How often an idle live stream gets a keep-alive comment, so that proxies keep it open.
+    public var eventHeartbeat: Duration = .seconds(15)
+    /// The most live streams the server holds at once.
+    public var maxEventStreams = 10_000
+    /// The most live streams one user holds at once; one more answers 429.
+    public var maxEventStreamsPerUser = 5
     /// The wall clock. Tests inject a controllable one.
     public var now: @Sendable () -> Date
     /// Called once the server listens, with the bound port.

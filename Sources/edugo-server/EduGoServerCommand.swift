@@ -78,6 +78,11 @@ struct EduGoServerCommand: AsyncParsableCommand {
         help: "Seconds the change feed keeps changes and deletions; an older cursor answers 410 and the client syncs from scratch. [EDUGO_CHANGE_RETENTION] (default: 2592000, 30 days)")
     var changeRetention: Int?
 
+    @Option(
+        name: .customLong("max-event-streams"),
+        help: "Most live event streams (GET /v1/sync/events) held at once; one more answers 503. Each user holds at most 5. [EDUGO_MAX_EVENT_STREAMS] (default: 10000)")
+    var maxEventStreams: Int?
+
     // MARK: Lesson media (issue 15)
 
     @Option(
@@ -251,6 +256,9 @@ struct EduGoServerCommand: AsyncParsableCommand {
         }
         if let count = try number(maxConnections, "EDUGO_MAX_CONNECTIONS", "max-connections", 1...1_000_000) {
             configuration.maxConnections = count
+        }
+        if let count = try number(maxEventStreams, "EDUGO_MAX_EVENT_STREAMS", "max-event-streams", 0...1_000_000) {
+            configuration.maxEventStreams = count
         }
         if let bytes = try number(maxMediaSize, "EDUGO_MAX_MEDIA_SIZE", "max-media-size", 1...(1 << 40)) {
             configuration.maxMediaSize = bytes

@@ -34,7 +34,9 @@ struct Authenticator: Sendable {
         guard let user = try await store.user(inLiveSession: claims.sid, userID: claims.sub.value) else {
             throw APIError.unauthorized("The session has ended. Sign in again.", invalidToken: true)
         }
-        return Identity(store: store, user: user, sessionID: claims.sid)
+        var identity = Identity(store: store, user: user, sessionID: claims.sid)
+        identity.accessTokenExpiresAt = claims.exp.value
+        return identity
     }
 
     /// The tenant named by `X-Tenant-ID` on an unauthenticated call.

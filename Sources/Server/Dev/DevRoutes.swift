@@ -18,6 +18,8 @@ struct DevRoutes {
         var id: String
         var name: String
         var userCount: Int
+        /// Live event streams open in the tenant.
+        var openStreams: Int
         var createdAt: Date
     }
 
@@ -36,14 +38,17 @@ struct DevRoutes {
         return try JSONResponse.make(MailboxResponse(items: mails))
     }
 
-    /// `GET /__dev/tenants`: every tenant, newest first, with how many accounts it has.
+    /// `GET /__dev/tenants`: every tenant, newest first, with how many accounts and open live streams it has.
     @Sendable func listTenants(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let pagination = try Pagination(request, keyset: false)
         let (listings, total) = try await deps.tenants.tenantPage(offset: pagination.offset, limit: pagination.limit)
         var items: [TenantSummary] = []
+        let streams = deps.changeHub.openStreams()
         for listing in listings {
             let users = try await deps.tenants.store(for: listing.id).userCount()
-            items.append(TenantSummary(id: listing.id.rawValue, name: listing.name, userCount: users, createdAt: listing.createdAt))
+            items.append(TenantSummary(
+                id: listing.id.rawValue, name: listing.name, userCount: users, openStreams: streams[listing.id] ?? 0,
+                createdAt: listing.createdAt))
         }
         return try JSONResponse.make(Page(items: items, page: pagination.page, limit: pagination.limit, total: total))
     }

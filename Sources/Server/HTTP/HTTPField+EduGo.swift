@@ -14,4 +14,7 @@ extension HTTPField.Name {
     static let crossOriginOpenerPolicy = HTTPField.Name("Cross-Origin-Opener-Policy")!
     static let crossOriginResourcePolicy = HTTPField.Name("Cross-Origin-Resource-Policy")!
     static let strictTransportSecurity = HTTPField.Name("Strict-Transport-Security")!
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
+    /// Tells a buffering reverse proxy (nginx) to pass an event stream on as it is written.
+    static let xAccelBuffering = HTTPField.Name("X-Accel-Buffering")!
 }

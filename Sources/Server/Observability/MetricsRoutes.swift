@@ -20,7 +20,8 @@ struct MetricsRoutes {
             }
         }
         let state = await deps.tenants.state()
-        metrics.recordState(openTenantPools: state.openDatabases, activeSessions: state.activeSessions)
+        metrics.recordState(
+            openTenantPools: state.openDatabases, activeSessions: state.activeSessions, openStreams: deps.changeHub.counts().open)
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         headers[.cacheControl] = "no-store"

@@ -73,10 +73,16 @@ final class ServerMetrics: Sendable {
         Counter(label: "edugo_idempotent_replays_total", factory: factory).increment()
     }
 
+    /// An event written to a live stream.
+    func recordStreamEvent() {
+        Counter(label: "edugo_stream_events_sent_total", factory: factory).increment()
+    }
+
     /// The gauges read at scrape time.
-    func recordState(openTenantPools: Int, activeSessions: Int) {
+    func recordState(openTenantPools: Int, activeSessions: Int, openStreams: Int) {
         Gauge(label: "edugo_open_tenant_pools", factory: factory).record(openTenantPools)
         Gauge(label: "edugo_active_sessions", factory: factory).record(activeSessions)
+        Gauge(label: "edugo_event_streams_open", factory: factory).record(openStreams)
     }
 
     /// The Prometheus text exposition (format 0.0.4).

@@ -16,13 +16,14 @@ struct ChangeFeedReader {
     func deltaPage(after seq: Int64, head: Int64, limit: Int, mint: Mint) throws -> SyncChangesPage {
         guard seq <= head else { throw APIError.cursorExpired }
         // One row per entity, with the columns of its latest change (SQLite's bare columns of MAX).
+        let audience = ChangeAudience(identity).sql
         let rows = try Row.fetchAll(
             db.cachedStatement(sql: """
                 SELECT entity, entity_id, course_id, MAX(seq) AS last FROM changes
-                WHERE seq > ? AND (user_id = ? OR (entity IN ('course', 'lesson') AND (draft_of IS NULL OR draft_of = ? OR ?)))
+                WHERE seq > ? AND \(audience.condition)
                 GROUP BY entity, entity_id, user_id ORDER BY last LIMIT ?
                 """),
-            arguments: [seq, identity.userID, identity.userID, identity.role == .admin, limit + 1])
+            arguments: [seq] + audience.arguments + [limit + 1])
         let hasMore = rows.count > limit
         let taken = rows.prefix(limit)
         var keys: [(entity: ChangeLog.Entity, id: String, courseID: String?)] = []

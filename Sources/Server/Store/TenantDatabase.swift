@@ -19,9 +19,10 @@ struct TenantDatabase: Sendable {
     /// - Parameters:
     ///   - transactionObserver: Told how long each transaction took (`BEGIN` to `COMMIT`/`ROLLBACK`).
     ///   - now: The server's clock, which dates each entry of the change log.
+    ///   - changeHub: Told what each commit logged and revoked (live event streams).
     static func open(
         tenantID: TenantID, at url: URL?, transactionObserver: (@Sendable (Duration) -> Void)? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, changeHub: ChangeHub? = nil
     ) throws -> TenantDatabase {
         let writer: any DatabaseWriter
         var configuration = Configuration()
@@ -47,6 +48,9 @@ struct TenantDatabase: Sendable {
         try TenantMigrations.migrator.migrate(writer)
         let liveSessions = LiveSessionCache()
         writer.add(transactionObserver: LiveSessionCache.Invalidator(liveSessions), extent: .databaseLifetime)
+        if let changeHub {
+            writer.add(transactionObserver: ChangeHub.CommitObserver(tenant: tenantID, hub: changeHub), extent: .databaseLifetime)
+        }
         return TenantDatabase(tenantID: tenantID, writer: writer, liveSessions: liveSessions)
     }
 

@@ -78,3 +78,31 @@ extension APIError {
         .gone, code: "cursor_expired",
         detail: "The changes after this cursor are no longer available. Sync again without a cursor (a base sync).")
 }
+
+extension TenantStore {
+    /// Where the change feed stands for a live stream: the newest change `audience` hears of, the
+    /// tenant's newest change and the newest one pruned, read in one transaction.
+    struct FeedPosition: Sendable, Equatable {
+        var newestHeard: Int64
+        var head: Int64
+        var prunedThrough: Int64
+    }
+
+    /// The feed's position as `audience` sees it.
+    func feedPosition(for audience: ChangeAudience) async throws -> FeedPosition {
+        try await database.writer.read { db in
+            let condition = audience.sql
+            let newest = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT seq FROM changes WHERE \(condition.condition) ORDER BY seq DESC LIMIT 1"),
+                arguments: condition.arguments)
+            let head = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'") ?? 0
+            let pruned = try Int64.fetchOne(db, sql: "SELECT pruned_through FROM change_log") ?? 0
+            return FeedPosition(newestHeard: newest ?? 0, head: head, prunedThrough: pruned)
+        }
+    }
+
+    /// The cursor a live stream's event carries: where the feed stands after change `seq` for `identity`.
+    func streamCursor(for identity: Identity, seq: Int64) -> String {
+        ChangeCursor(tenant: tenantID.rawValue, user: identity.userID, role: identity.role.rawValue, seq: seq).encoded
+    }
+}

@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 
-/// `/v1/sync/changes`: the change feed a device pulls from its cursor.
+/// `/v1/sync/changes`, the change feed a device pulls from its cursor, and `/v1/sync/events`, the
+/// live stream that tells it when to pull.
 struct SyncRoutes {
     let deps: Dependencies
 
@@ -11,6 +13,35 @@ struct SyncRoutes {
 
     func register(in routes: inout RouteTable) {
         routes.add(.get, "/v1/sync/changes", .authenticated, changes)
+        routes.add(.get, "/v1/sync/events", .authenticated, events)
+    }
+
+    /// A server-sent event stream announcing the changes the caller may see (``EventStream``).
+    @Sendable func events(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let hub = deps.changeHub
+        let subscription = try hub.reserve(identity, expiresAt: identity.accessTokenExpiresAt, now: deps.now)
+        let stream = EventStream(
+            hub: hub, subscription: subscription, identity: identity, lastEventID: request.headers[.lastEventID],
+            coalescing: deps.configuration.eventCoalescing)
+        let id = subscription.id
+        let channel = context.channel
+        let watcher = ClientGoneWatcher { hub.end(id, .clientGone) }
+        try? await channel.pipeline.addHandler(watcher, position: .first)
+        channel.closeFuture.whenComplete { _ in hub.end(id, .clientGone) }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        headers[.xAccelBuffering] = "no"
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            defer { channel.pipeline.removeHandler(watcher, promise: nil) }
+            try await withGracefulShutdownHandler {
+                try await stream.write(to: &writer)
+            } onGracefulShutdown: {
+                hub.end(id, .shutdown)
+            }
+            try await writer.finish(nil)
+        })
     }
 
     /// What changed after `cursor` as the caller sees it; no cursor starts a base sync.

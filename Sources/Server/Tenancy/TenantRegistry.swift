@@ -19,12 +19,15 @@ actor TenantRegistry {
     private let now: @Sendable () -> Date
     /// Told the duration of every tenant-database transaction (metrics); `nil` when metrics are off.
     private let transactionObserver: (@Sendable (Duration) -> Void)?
+    /// Told of every commit of every tenant, and of a tenant's deletion (live event streams).
+    private let changeHub: ChangeHub?
 
     init(
         storage: ServerConfiguration.Storage, maxOpenTenants: Int = 32, now: @escaping @Sendable () -> Date,
-        transactionObserver: (@Sendable (Duration) -> Void)? = nil
+        transactionObserver: (@Sendable (Duration) -> Void)? = nil, changeHub: ChangeHub? = nil
     ) throws {
         self.now = now
+        self.changeHub = changeHub
         self.maxOpenTenants = max(1, maxOpenTenants)
         self.transactionObserver = transactionObserver
         switch storage {
@@ -88,7 +91,7 @@ actor TenantRegistry {
             touch(id)
             return database
         }
-        let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver, now: now)
+        let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver, now: now, changeHub: changeHub)
         keep(database)
         return database
     }
@@ -128,7 +131,7 @@ actor TenantRegistry {
                 try? FileManager.default.removeItem(atPath: url.path + suffix)
             }
         }
-        let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver, now: now)
+        let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver, now: now, changeHub: changeHub)
         try await seed(TenantStore(database))
         let created = now()
         try await registry.insert(id, name: name, createdAt: created)
@@ -142,6 +145,7 @@ actor TenantRegistry {
         let deleted = try await registry.delete(id)
         lastUse[id] = nil
         open.removeValue(forKey: id)?.close()
+        changeHub?.tenantDeleted(id)
         if let url = fileURL(for: id) {
             for suffix in ["", "-wal", "-shm"] {
                 try? FileManager.default.removeItem(atPath: url.path + suffix)

@@ -22728,9 +22728,534 @@ internal struct Client: APIProtocol {
             }
         )
     }
+    /// A live stream that says when to pull (server-sent events)
+    ///
+    /// The live half of sync: a `text/event-stream` that stays open and tells the device **when** to pull
+    /// `GET /v1/sync/changes`; it never carries data itself. The pull stays the single source of truth, so
+    /// nothing a device misses while disconnected is lost: it pulls from its own cursor when it reconnects.
+    ///
+    /// Events (each ends with a blank line):
+    ///
+    /// - `event: changed`, `id: <cursor>`, `data: {"cursor": "<cursor>"}` — changes the caller may see were
+    ///   committed (the same visibility as the change feed: a change inside a draft the caller cannot see
+    ///   is never announced). The `id` is the feed's cursor after them. Changes committed within 50 ms of an
+    ///   event gather into the next one (at most one event per stream per 50 ms).
+    /// - `event: ended`, `data: {"reason": "..."}` — the last event before the server closes the stream:
+    ///   `session_ended` (the session was revoked by logout, a password reset or refresh-token reuse; the user
+    ///   was deleted or their role changed), `token_expired` (the access token the stream was opened with
+    ///   expired: reconnect with a fresh one), `tenant_deleted`, `shutdown` (graceful shutdown).
+    /// - A comment line (`: keep-alive`) every 15 seconds keeps proxies from closing an idle stream; the
+    ///   first lines are `: connected` and `retry: 2000`.
+    ///
+    /// **Reconnecting:** send the last event's `id` as `Last-Event-ID`. When anything the caller may see
+    /// committed after it (or the id is not a current cursor of the caller's), an event is sent at once;
+    /// otherwise the stream waits for the next change. Without `Last-Event-ID` the first event is sent at
+    /// once. Either way, pull from your own stored cursor, not from the event's.
+    ///
+    /// **Limits:** at most 5 open streams per user (a 6th answers **429 `too_many_streams`** with
+    /// `Retry-After`) and `--max-event-streams` per server (beyond it **503 `stream_capacity`**). Fault
+    /// rules apply to this request like any other (a `drop_request` rule closes it).
+    ///
+    /// The contract fuzzing (schemathesis) excludes this operation: a response that never ends cannot be
+    /// checked against a schema. `Tests/EndToEndTests/EventStreamTests.swift` covers it.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/sync/events`.
+    /// - Remark: Generated from `#/paths//v1/sync/events/get(streamChangeEvents)`.
+    internal func streamChangeEvents(_ input: Operations.StreamChangeEvents.Input) async throws -> Operations.StreamChangeEvents.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.StreamChangeEvents.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/sync/events",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "X-Tenant-ID",
+                    value: input.headers.xTenantID
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Last-Event-ID",
+                    value: input.headers.lastEventID
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.StreamChangeEvents.Output.Ok.Headers = .init(
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.StreamChangeEvents.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "text/event-stream"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "text/event-stream":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .textEventStream(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 401:
+                    let headers: Components.Responses.Unauthorized.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        wwwAuthenticate: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "WWW-Authenticate",
+                            as: Components.Headers.WWWAuthenticate.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 403:
+                    let headers: Components.Responses.Forbidden.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Forbidden.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 429:
+                    let headers: Operations.StreamChangeEvents.Output.TooManyRequests.Headers = .init(
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        retryAfter: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        ),
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.StreamChangeEvents.Output.TooManyRequests.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .tooManyRequests(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 500:
+                    let headers: Components.Responses.InternalError.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.InternalError.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .internalServerError(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 503:
+                    let headers: Operations.StreamChangeEvents.Output.ServiceUnavailable.Headers = .init(
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        retryAfter: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        ),
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.StreamChangeEvents.Output.ServiceUnavailable.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
     /// Prometheus metrics
     ///
-    /// Prometheus text exposition format 0.0.4: `edugo_http_requests_total` and `edugo_http_request_duration_seconds` by `method`, `route` (the route template, never the raw path; `unmatched` for unknown paths) and `status`; `edugo_sqlite_transaction_duration_seconds`; `edugo_open_tenant_pools`; `edugo_active_sessions`; `edugo_rate_limit_refusals_total`; `edugo_idempotent_replays_total`; `edugo_faults_fired_total` by `action`. Served by default in dev mode (`--no-metrics` turns it off). Outside dev mode it is served only with `--metrics` and a `--metrics-token`, which must then be sent as `Authorization: Bearer <token>`; otherwise the route does not exist (404).
+    /// Prometheus text exposition format 0.0.4: `edugo_http_requests_total` and `edugo_http_request_duration_seconds` by `method`, `route` (the route template, never the raw path; `unmatched` for unknown paths) and `status`; `edugo_sqlite_transaction_duration_seconds`; `edugo_open_tenant_pools`; `edugo_active_sessions`; `edugo_rate_limit_refusals_total`; `edugo_idempotent_replays_total`; `edugo_faults_fired_total` by `action`; `edugo_event_streams_open`; `edugo_stream_events_sent_total`. Served by default in dev mode (`--no-metrics` turns it off). Outside dev mode it is served only with `--metrics` and a `--metrics-token`, which must then be sent as `Authorization: Bearer <token>`; otherwise the route does not exist (404).
     ///
     /// - Remark: HTTP `GET /metrics`.
     /// - Remark: Generated from `#/paths//metrics/get(getMetrics)`.

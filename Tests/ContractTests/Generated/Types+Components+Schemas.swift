@@ -3760,6 +3760,10 @@ extension Components {
             internal var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/DevTenantSummary/user_count`.
             internal var userCount: Swift.Int
+            /// Live event streams (`GET /v1/sync/events`) open in the tenant now.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevTenantSummary/open_streams`.
+            internal var openStreams: Swift.Int
             /// - Remark: Generated from `#/components/schemas/DevTenantSummary/created_at`.
             internal var createdAt: Components.Schemas.Timestamp
             /// Creates a new `DevTenantSummary`.
@@ -3768,22 +3772,26 @@ extension Components {
             ///   - id:
             ///   - name:
             ///   - userCount:
+            ///   - openStreams: Live event streams (`GET /v1/sync/events`) open in the tenant now.
             ///   - createdAt:
             internal init(
                 id: Components.Schemas.TenantId,
                 name: Swift.String,
                 userCount: Swift.Int,
+                openStreams: Swift.Int,
                 createdAt: Components.Schemas.Timestamp
             ) {
                 self.id = id
                 self.name = name
                 self.userCount = userCount
+                self.openStreams = openStreams
                 self.createdAt = createdAt
             }
             internal enum CodingKeys: String, CodingKey {
                 case id
                 case name
                 case userCount = "user_count"
+                case openStreams = "open_streams"
                 case createdAt = "created_at"
             }
             internal init(from decoder: any Swift.Decoder) throws {
@@ -3800,6 +3808,10 @@ extension Components {
                     Swift.Int.self,
                     forKey: .userCount
                 )
+                self.openStreams = try container.decode(
+                    Swift.Int.self,
+                    forKey: .openStreams
+                )
                 self.createdAt = try container.decode(
                     Components.Schemas.Timestamp.self,
                     forKey: .createdAt
@@ -3808,6 +3820,7 @@ extension Components {
                     "id",
                     "name",
                     "user_count",
+                    "open_streams",
                     "created_at"
                 ])
             }

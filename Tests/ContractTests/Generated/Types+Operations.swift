@@ -16964,9 +16964,677 @@ internal enum Operations {
             }
         }
     }
+    /// A live stream that says when to pull (server-sent events)
+    ///
+    /// The live half of sync: a `text/event-stream` that stays open and tells the device **when** to pull
+    /// `GET /v1/sync/changes`; it never carries data itself. The pull stays the single source of truth, so
+    /// nothing a device misses while disconnected is lost: it pulls from its own cursor when it reconnects.
+    ///
+    /// Events (each ends with a blank line):
+    ///
+    /// - `event: changed`, `id: <cursor>`, `data: {"cursor": "<cursor>"}` — changes the caller may see were
+    ///   committed (the same visibility as the change feed: a change inside a draft the caller cannot see
+    ///   is never announced). The `id` is the feed's cursor after them. Changes committed within 50 ms of an
+    ///   event gather into the next one (at most one event per stream per 50 ms).
+    /// - `event: ended`, `data: {"reason": "..."}` — the last event before the server closes the stream:
+    ///   `session_ended` (the session was revoked by logout, a password reset or refresh-token reuse; the user
+    ///   was deleted or their role changed), `token_expired` (the access token the stream was opened with
+    ///   expired: reconnect with a fresh one), `tenant_deleted`, `shutdown` (graceful shutdown).
+    /// - A comment line (`: keep-alive`) every 15 seconds keeps proxies from closing an idle stream; the
+    ///   first lines are `: connected` and `retry: 2000`.
+    ///
+    /// **Reconnecting:** send the last event's `id` as `Last-Event-ID`. When anything the caller may see
+    /// committed after it (or the id is not a current cursor of the caller's), an event is sent at once;
+    /// otherwise the stream waits for the next change. Without `Last-Event-ID` the first event is sent at
+    /// once. Either way, pull from your own stored cursor, not from the event's.
+    ///
+    /// **Limits:** at most 5 open streams per user (a 6th answers **429 `too_many_streams`** with
+    /// `Retry-After`) and `--max-event-streams` per server (beyond it **503 `stream_capacity`**). Fault
+    /// rules apply to this request like any other (a `drop_request` rule closes it).
+    ///
+    /// The contract fuzzing (schemathesis) excludes this operation: a response that never ends cannot be
+    /// checked against a schema. `Tests/EndToEndTests/EventStreamTests.swift` covers it.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/sync/events`.
+    /// - Remark: Generated from `#/paths//v1/sync/events/get(streamChangeEvents)`.
+    internal enum StreamChangeEvents {
+        internal static let id: Swift.String = "streamChangeEvents"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sync/events/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sync/events/GET/header/X-Tenant-ID`.
+                internal var xTenantID: Components.Parameters.XTenantIDOptional?
+                /// The `id` of the last event received, when reconnecting.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sync/events/GET/header/Last-Event-ID`.
+                internal var lastEventID: Swift.String?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StreamChangeEvents.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xTenantID: Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
+                ///   - lastEventID: The `id` of the last event received, when reconnecting.
+                ///   - accept:
+                internal init(
+                    xTenantID: Components.Parameters.XTenantIDOptional? = nil,
+                    lastEventID: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StreamChangeEvents.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xTenantID = xTenantID
+                    self.lastEventID = lastEventID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.StreamChangeEvents.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            internal init(headers: Operations.StreamChangeEvents.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                    internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store` (auth, users, errors, dev).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlNoStore
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/200/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/200/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/200/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/200/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/200/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/200/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/200/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        cacheControl: Components.Headers.CacheControlNoStore,
+                        xRequestID: Components.Headers.XRequestID,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.cacheControl = cacheControl
+                        self.xRequestID = xRequestID
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.StreamChangeEvents.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/200/content/text\/event-stream`.
+                    case textEventStream(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.textEventStream`.
+                    ///
+                    /// - Throws: An error if `self` is not `.textEventStream`.
+                    /// - SeeAlso: `.textEventStream`.
+                    internal var textEventStream: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .textEventStream(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.StreamChangeEvents.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.StreamChangeEvents.Output.Ok.Headers,
+                    body: Operations.StreamChangeEvents.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The stream (open until the client closes it or an `ended` event says why it ends).
+            ///
+            /// - Remark: Generated from `#/paths//v1/sync/events/get(streamChangeEvents)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.StreamChangeEvents.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.StreamChangeEvents.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unauthorized (`unauthorized`): missing, invalid, expired or revoked bearer token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sync/events/get(streamChangeEvents)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Forbidden: `forbidden` (role not allowed), `tenant_mismatch` (`X-Tenant-ID` differs from the token's tenant) or `field_not_writable` (a body field the caller's role may not write).
+            ///
+            /// - Remark: Generated from `#/paths//v1/sync/events/get(streamChangeEvents)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct TooManyRequests: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/429/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                    internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store` (auth, users, errors, dev).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/429/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlNoStore
+                    /// Seconds to wait before retrying.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/429/headers/Retry-After`.
+                    internal var retryAfter: Components.Headers.RetryAfter
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/429/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/429/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/429/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/429/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/429/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/429/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/429/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/429/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                    ///   - retryAfter: Seconds to wait before retrying.
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        cacheControl: Components.Headers.CacheControlNoStore,
+                        retryAfter: Components.Headers.RetryAfter,
+                        xRequestID: Components.Headers.XRequestID,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.cacheControl = cacheControl
+                        self.retryAfter = retryAfter
+                        self.xRequestID = xRequestID
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.StreamChangeEvents.Output.TooManyRequests.Headers
+                /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/429/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/429/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    internal var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.StreamChangeEvents.Output.TooManyRequests.Body
+                /// Creates a new `TooManyRequests`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.StreamChangeEvents.Output.TooManyRequests.Headers,
+                    body: Operations.StreamChangeEvents.Output.TooManyRequests.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The user already holds 5 open streams (`too_many_streams`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/sync/events/get(streamChangeEvents)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Operations.StreamChangeEvents.Output.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Operations.StreamChangeEvents.Output.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Internal Server Error (`internal_error`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/sync/events/get(streamChangeEvents)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct ServiceUnavailable: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/503/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                    internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store` (auth, users, errors, dev).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/503/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlNoStore
+                    /// Seconds to wait before retrying.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/503/headers/Retry-After`.
+                    internal var retryAfter: Components.Headers.RetryAfter
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/503/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/503/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/503/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/503/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/503/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/503/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/503/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/503/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                    ///   - retryAfter: Seconds to wait before retrying.
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        cacheControl: Components.Headers.CacheControlNoStore,
+                        retryAfter: Components.Headers.RetryAfter,
+                        xRequestID: Components.Headers.XRequestID,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.cacheControl = cacheControl
+                        self.retryAfter = retryAfter
+                        self.xRequestID = xRequestID
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.StreamChangeEvents.Output.ServiceUnavailable.Headers
+                /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/503/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sync/events/GET/responses/503/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    internal var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.StreamChangeEvents.Output.ServiceUnavailable.Body
+                /// Creates a new `ServiceUnavailable`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.StreamChangeEvents.Output.ServiceUnavailable.Headers,
+                    body: Operations.StreamChangeEvents.Output.ServiceUnavailable.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The server holds `--max-event-streams` streams (`stream_capacity`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/sync/events/get(streamChangeEvents)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Operations.StreamChangeEvents.Output.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Operations.StreamChangeEvents.Output.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case textEventStream
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/event-stream":
+                    self = .textEventStream
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .textEventStream:
+                    return "text/event-stream"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .textEventStream,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// Prometheus metrics
     ///
-    /// Prometheus text exposition format 0.0.4: `edugo_http_requests_total` and `edugo_http_request_duration_seconds` by `method`, `route` (the route template, never the raw path; `unmatched` for unknown paths) and `status`; `edugo_sqlite_transaction_duration_seconds`; `edugo_open_tenant_pools`; `edugo_active_sessions`; `edugo_rate_limit_refusals_total`; `edugo_idempotent_replays_total`; `edugo_faults_fired_total` by `action`. Served by default in dev mode (`--no-metrics` turns it off). Outside dev mode it is served only with `--metrics` and a `--metrics-token`, which must then be sent as `Authorization: Bearer <token>`; otherwise the route does not exist (404).
+    /// Prometheus text exposition format 0.0.4: `edugo_http_requests_total` and `edugo_http_request_duration_seconds` by `method`, `route` (the route template, never the raw path; `unmatched` for unknown paths) and `status`; `edugo_sqlite_transaction_duration_seconds`; `edugo_open_tenant_pools`; `edugo_active_sessions`; `edugo_rate_limit_refusals_total`; `edugo_idempotent_replays_total`; `edugo_faults_fired_total` by `action`; `edugo_event_streams_open`; `edugo_stream_events_sent_total`. Served by default in dev mode (`--no-metrics` turns it off). Outside dev mode it is served only with `--metrics` and a `--metrics-token`, which must then be sent as `Authorization: Bearer <token>`; otherwise the route does not exist (404).
     ///
     /// - Remark: HTTP `GET /metrics`.
     /// - Remark: Generated from `#/paths//metrics/get(getMetrics)`.

@@ -273,9 +273,44 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/sync/changes`.
     /// - Remark: Generated from `#/paths//v1/sync/changes/get(listChanges)`.
     func listChanges(_ input: Operations.ListChanges.Input) async throws -> Operations.ListChanges.Output
+    /// A live stream that says when to pull (server-sent events)
+    ///
+    /// The live half of sync: a `text/event-stream` that stays open and tells the device **when** to pull
+    /// `GET /v1/sync/changes`; it never carries data itself. The pull stays the single source of truth, so
+    /// nothing a device misses while disconnected is lost: it pulls from its own cursor when it reconnects.
+    ///
+    /// Events (each ends with a blank line):
+    ///
+    /// - `event: changed`, `id: <cursor>`, `data: {"cursor": "<cursor>"}` — changes the caller may see were
+    ///   committed (the same visibility as the change feed: a change inside a draft the caller cannot see
+    ///   is never announced). The `id` is the feed's cursor after them. Changes committed within 50 ms of an
+    ///   event gather into the next one (at most one event per stream per 50 ms).
+    /// - `event: ended`, `data: {"reason": "..."}` — the last event before the server closes the stream:
+    ///   `session_ended` (the session was revoked by logout, a password reset or refresh-token reuse; the user
+    ///   was deleted or their role changed), `token_expired` (the access token the stream was opened with
+    ///   expired: reconnect with a fresh one), `tenant_deleted`, `shutdown` (graceful shutdown).
+    /// - A comment line (`: keep-alive`) every 15 seconds keeps proxies from closing an idle stream; the
+    ///   first lines are `: connected` and `retry: 2000`.
+    ///
+    /// **Reconnecting:** send the last event's `id` as `Last-Event-ID`. When anything the caller may see
+    /// committed after it (or the id is not a current cursor of the caller's), an event is sent at once;
+    /// otherwise the stream waits for the next change. Without `Last-Event-ID` the first event is sent at
+    /// once. Either way, pull from your own stored cursor, not from the event's.
+    ///
+    /// **Limits:** at most 5 open streams per user (a 6th answers **429 `too_many_streams`** with
+    /// `Retry-After`) and `--max-event-streams` per server (beyond it **503 `stream_capacity`**). Fault
+    /// rules apply to this request like any other (a `drop_request` rule closes it).
+    ///
+    /// The contract fuzzing (schemathesis) excludes this operation: a response that never ends cannot be
+    /// checked against a schema. `Tests/EndToEndTests/EventStreamTests.swift` covers it.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/sync/events`.
+    /// - Remark: Generated from `#/paths//v1/sync/events/get(streamChangeEvents)`.
+    func streamChangeEvents(_ input: Operations.StreamChangeEvents.Input) async throws -> Operations.StreamChangeEvents.Output
     /// Prometheus metrics
     ///
-    /// Prometheus text exposition format 0.0.4: `edugo_http_requests_total` and `edugo_http_request_duration_seconds` by `method`, `route` (the route template, never the raw path; `unmatched` for unknown paths) and `status`; `edugo_sqlite_transaction_duration_seconds`; `edugo_open_tenant_pools`; `edugo_active_sessions`; `edugo_rate_limit_refusals_total`; `edugo_idempotent_replays_total`; `edugo_faults_fired_total` by `action`. Served by default in dev mode (`--no-metrics` turns it off). Outside dev mode it is served only with `--metrics` and a `--metrics-token`, which must then be sent as `Authorization: Bearer <token>`; otherwise the route does not exist (404).
+    /// Prometheus text exposition format 0.0.4: `edugo_http_requests_total` and `edugo_http_request_duration_seconds` by `method`, `route` (the route template, never the raw path; `unmatched` for unknown paths) and `status`; `edugo_sqlite_transaction_duration_seconds`; `edugo_open_tenant_pools`; `edugo_active_sessions`; `edugo_rate_limit_refusals_total`; `edugo_idempotent_replays_total`; `edugo_faults_fired_total` by `action`; `edugo_event_streams_open`; `edugo_stream_events_sent_total`. Served by default in dev mode (`--no-metrics` turns it off). Outside dev mode it is served only with `--metrics` and a `--metrics-token`, which must then be sent as `Authorization: Bearer <token>`; otherwise the route does not exist (404).
     ///
     /// - Remark: HTTP `GET /metrics`.
     /// - Remark: Generated from `#/paths//metrics/get(getMetrics)`.
@@ -955,9 +990,46 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// A live stream that says when to pull (server-sent events)
+    ///
+    /// The live half of sync: a `text/event-stream` that stays open and tells the device **when** to pull
+    /// `GET /v1/sync/changes`; it never carries data itself. The pull stays the single source of truth, so
+    /// nothing a device misses while disconnected is lost: it pulls from its own cursor when it reconnects.
+    ///
+    /// Events (each ends with a blank line):
+    ///
+    /// - `event: changed`, `id: <cursor>`, `data: {"cursor": "<cursor>"}` — changes the caller may see were
+    ///   committed (the same visibility as the change feed: a change inside a draft the caller cannot see
+    ///   is never announced). The `id` is the feed's cursor after them. Changes committed within 50 ms of an
+    ///   event gather into the next one (at most one event per stream per 50 ms).
+    /// - `event: ended`, `data: {"reason": "..."}` — the last event before the server closes the stream:
+    ///   `session_ended` (the session was revoked by logout, a password reset or refresh-token reuse; the user
+    ///   was deleted or their role changed), `token_expired` (the access token the stream was opened with
+    ///   expired: reconnect with a fresh one), `tenant_deleted`, `shutdown` (graceful shutdown).
+    /// - A comment line (`: keep-alive`) every 15 seconds keeps proxies from closing an idle stream; the
+    ///   first lines are `: connected` and `retry: 2000`.
+    ///
+    /// **Reconnecting:** send the last event's `id` as `Last-Event-ID`. When anything the caller may see
+    /// committed after it (or the id is not a current cursor of the caller's), an event is sent at once;
+    /// otherwise the stream waits for the next change. Without `Last-Event-ID` the first event is sent at
+    /// once. Either way, pull from your own stored cursor, not from the event's.
+    ///
+    /// **Limits:** at most 5 open streams per user (a 6th answers **429 `too_many_streams`** with
+    /// `Retry-After`) and `--max-event-streams` per server (beyond it **503 `stream_capacity`**). Fault
+    /// rules apply to this request like any other (a `drop_request` rule closes it).
+    ///
+    /// The contract fuzzing (schemathesis) excludes this operation: a response that never ends cannot be
+    /// checked against a schema. `Tests/EndToEndTests/EventStreamTests.swift` covers it.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/sync/events`.
+    /// - Remark: Generated from `#/paths//v1/sync/events/get(streamChangeEvents)`.
+    internal func streamChangeEvents(headers: Operations.StreamChangeEvents.Input.Headers = .init()) async throws -> Operations.StreamChangeEvents.Output {
+        try await streamChangeEvents(Operations.StreamChangeEvents.Input(headers: headers))
+    }
     /// Prometheus metrics
     ///
-    /// Prometheus text exposition format 0.0.4: `edugo_http_requests_total` and `edugo_http_request_duration_seconds` by `method`, `route` (the route template, never the raw path; `unmatched` for unknown paths) and `status`; `edugo_sqlite_transaction_duration_seconds`; `edugo_open_tenant_pools`; `edugo_active_sessions`; `edugo_rate_limit_refusals_total`; `edugo_idempotent_replays_total`; `edugo_faults_fired_total` by `action`. Served by default in dev mode (`--no-metrics` turns it off). Outside dev mode it is served only with `--metrics` and a `--metrics-token`, which must then be sent as `Authorization: Bearer <token>`; otherwise the route does not exist (404).
+    /// Prometheus text exposition format 0.0.4: `edugo_http_requests_total` and `edugo_http_request_duration_seconds` by `method`, `route` (the route template, never the raw path; `unmatched` for unknown paths) and `status`; `edugo_sqlite_transaction_duration_seconds`; `edugo_open_tenant_pools`; `edugo_active_sessions`; `edugo_rate_limit_refusals_total`; `edugo_idempotent_replays_total`; `edugo_faults_fired_total` by `action`; `edugo_event_streams_open`; `edugo_stream_events_sent_total`. Served by default in dev mode (`--no-metrics` turns it off). Outside dev mode it is served only with `--metrics` and a `--metrics-token`, which must then be sent as `Authorization: Bearer <token>`; otherwise the route does not exist (404).
     ///
     /// - Remark: HTTP `GET /metrics`.
     /// - Remark: Generated from `#/paths//metrics/get(getMetrics)`.

@@ -13,6 +13,7 @@ export function start(context) {
       h('td', {}, h('code', {}, tenant.id)),
       h('td', {}, tenant.name),
       h('td', { class: 'num' }, tenant.user_count),
+      h('td', { class: 'num' }, tenant.open_streams),
       h('td', {}, dateTime(tenant.created_at)),
       h('td', {},
         h('button', { type: 'button', class: 'small', 'aria-label': `Use tenant ${tenant.id}`, onclick: () => context.select(tenant.id) }, 'Use'),

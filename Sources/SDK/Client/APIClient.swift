@@ -18,6 +18,8 @@ public final class APIClient: Sendable {
     let environment: SDKEnvironment
     let events = Broadcaster<SessionEvent>()
     private let chain: InterceptorChain
+    /// The network, for the one call the interceptor chain cannot carry: the live change stream.
+    let transport: any HTTPTransport
     private let observers: [any TransportObserver]
 
     /// Creates a client for one server and tenant. Nothing is sent until the first call.
@@ -40,6 +42,7 @@ public final class APIClient: Sendable {
     ) {
         let transport = transport ?? configuration.makeDefaultTransport()
         self.configuration = configuration
+        self.transport = transport
         self.environment = environment
         self.observers = observers
         let outer: [any Interceptor] = [

@@ -25,6 +25,13 @@ public struct APIConfiguration: Sendable {
     /// Public-key pins and custom trust roots; `.disabled` is ordinary TLS. When enabled, the
     /// default transport is one that can check them (``makeDefaultTransport()``).
     public var pinning: CertificatePinning
+    /// Whether a running ``OfflineSession/run()`` holds the live change stream
+    /// (`GET /v1/sync/events`) and pulls on every event, so that what others change reaches the
+    /// device within a second. On by default.
+    public var liveUpdates = true
+    /// How often a running session pulls while the live stream cannot be held (a transport that
+    /// cannot stream, a server that refuses the stream, a connection that keeps dropping).
+    public var fallbackPullInterval: Duration = .seconds(60)
 
     /// Creates a configuration. Only the server and the tenant are required; the defaults suit an app:
     /// 30 seconds per attempt, ``RetryPolicy/default``, minimal logging, a token refreshed 2 minutes

@@ -146,5 +146,8 @@ extension Endpoint {
             ]
             return Endpoint(.get, ["sync", "changes"], query: items.compactMap { $0 })
         }
+
+        /// `GET /v1/sync/events`: the live stream of server-sent events that says when to pull.
+        public static var events: Endpoint { Endpoint(.get, ["sync", "events"]) }
     }
 }

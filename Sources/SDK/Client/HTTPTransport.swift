@@ -13,6 +13,17 @@ public protocol HTTPTransport: Sendable {
     ///
     /// - Throws: `URLError` (or any error) when no HTTP response arrived.
     func send(_ request: APIRequest) async throws -> APIResponse
+
+    /// Sends `request` and hands its body on as it arrives: `onHead` once, then `onChunk` with each
+    /// piece as soon as it is read, in the calling task. The live change stream
+    /// (`GET /v1/sync/events`) needs it; a transport without it (the default implementation throws
+    /// ``StreamingUnsupported``) makes the SDK fall back to periodic pulls.
+    ///
+    /// - Throws: The transport's error when the connection fails before or during the body, or
+    ///   what `onHead` / `onChunk` throw.
+    func stream(
+        _ request: APIRequest, onHead: (MediaResponseHead) async throws -> Void, onChunk: (Data) async throws -> Void
+    ) async throws
 }
 
 /// ``HTTPTransport`` over one long-lived `URLSession` (FoundationNetworking on Linux).
@@ -20,8 +31,8 @@ public protocol HTTPTransport: Sendable {
 /// On Apple platforms it can also enforce a ``CertificatePinning`` (``init(configuration:pinning:)``);
 /// on Linux pinning needs ``AsyncHTTPClientTransport``.
 public struct URLSessionTransport: HTTPTransport {
-    private let session: URLSession
-    private var pinning: CertificatePinning
+    let session: URLSession
+    var pinning: CertificatePinning
 
     /// Creates a transport; the session is kept for the transport's lifetime.
     public init(configuration: URLSessionConfiguration = .ephemeral) {

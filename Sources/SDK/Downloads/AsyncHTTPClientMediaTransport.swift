@@ -46,28 +46,8 @@ public struct AsyncHTTPClientMediaTransport: MediaTransport {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = .GET
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
-        // The transport's failures are classified as the API's are (a refused pin stays a refused
-        // pin); what onHead and onChunk throw passes unchanged.
-        let response: HTTPClientResponse
-        do {
-            response = try await client.execute(outgoing, timeout: .nanoseconds(timeout.wholeNanoseconds))
-        } catch {
-            throw AsyncHTTPClientTransport.classify(error, host: host)
-        }
-        var headers: [String: String] = [:]
-        for (name, value) in response.headers { headers[name.lowercased()] = value }
-        try await onHead(MediaResponseHead(statusCode: Int(response.status.code), headers: headers))
-        var body = response.body.makeAsyncIterator()
-        while true {
-            let buffer: ByteBuffer?
-            do {
-                buffer = try await body.next()
-            } catch {
-                throw AsyncHTTPClientTransport.classify(error, host: host)
-            }
-            guard let buffer else { return }
-            try await onChunk(Data(buffer.readableBytesView))
-        }
+        try await AsyncHTTPClientTransport.stream(
+            outgoing, on: client, host: host, timeout: timeout, onHead: onHead, onChunk: onChunk)
     }
 }
 #endif

@@ -41,6 +41,8 @@ public actor SyncEngine {
     /// Changes per pull request.
     let pullPageSize: Int
     private let refreshes = RefreshQueue()
+    /// Whether the live change stream is open now (the periodic pull waits while it is).
+    private let streamHeld = Broadcaster(false)
     /// Why each job's last refresh failed, until one succeeds.
     private var staleReasons: [RefreshJob: StaleReason] = [:]
 
@@ -136,6 +138,12 @@ public actor SyncEngine {
                     await self.performRefreshes()
                 }
             }
+            if client.configuration.liveUpdates {
+                let stream = ChangeStream(
+                    client: client, userID: store.userID, monitor: monitor, environment: environment, held: streamHeld)
+                group.addTask { await stream.run { _ = await self.pullStartingNow() } }
+                group.addTask { await self.fallbackPullLoop() }
+            }
             await group.waitForAll()
         }
     }
@@ -176,6 +184,30 @@ public actor SyncEngine {
         var applied = 0
         var baseSync = false
         var error: SyncError?
+    }
+
+    /// Whether the live change stream is open now.
+    public nonisolated var isLiveStreamHeld: Bool { streamHeld.current == true }
+
+    /// A pull that starts after this call: one under way may have read its pages before the
+    /// change the caller heard of, so it is waited for and then another runs.
+    func pullStartingNow() async -> PullResult {
+        if pulling { _ = await withCheckedContinuation { pullJoiners.append($0) } }
+        return await pull()
+    }
+
+    /// Pulls every ``APIConfiguration/fallbackPullInterval`` while the server is reachable but the
+    /// live stream is not held.
+    private func fallbackPullLoop() async {
+        let interval = client.configuration.fallbackPullInterval
+        while !Task.isCancelled {
+            do {
+                try await environment.sleep(interval)
+            } catch {
+                return
+            }
+            if monitor.isConnected, !isLiveStreamHeld { _ = await pull() }
+        }
     }
 
     /// Pulls the server's changes since the store's cursor until nothing more waits (joining a

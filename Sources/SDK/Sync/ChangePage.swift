@@ -29,6 +29,8 @@ struct PulledChange: Decodable, Sendable {
     /// The outbox key whose queued writes are based on this entity.
     var resource: ResourceKey?
     var action: Action
+    /// The change as ``SyncEngine/remoteChanges()`` tells it (`nil` for a type this SDK skips).
+    var announced: RemoteChange?
 
     enum CodingKeys: String, CodingKey {
         case type, op, id, courseId, data
@@ -41,7 +43,7 @@ struct PulledChange: Decodable, Sendable {
         let courseID = try container.decodeIfPresent(String.self, forKey: .courseId)
         self.courseID = courseID
         guard let descriptor = SyncedResources.descriptor(wireType: type) else {
-            (kind, entityID, cascades, resource, action) = (nil, id, false, nil, .ignore)
+            (kind, entityID, cascades, resource, action, announced) = (nil, id, false, nil, .ignore, nil)
             return
         }
         kind = descriptor.kind
@@ -49,9 +51,15 @@ struct PulledChange: Decodable, Sendable {
         cascades = descriptor.cascades
         resource = descriptor.resourceKey(id: id, courseID: courseID)
         switch try container.decode(String.self, forKey: .op) {
-        case "delete": action = .delete
-        case "upsert": action = .upsert(try Self.entity(descriptor, container, courseID: courseID))
-        default: action = .ignore
+        case "delete":
+            action = .delete
+            announced = RemoteChange(type: type, id: id, courseID: courseID, operation: .delete)
+        case "upsert":
+            action = .upsert(try Self.entity(descriptor, container, courseID: courseID))
+            announced = RemoteChange(type: type, id: id, courseID: courseID, operation: .upsert)
+        default:
+            action = .ignore
+            announced = nil
         }
     }
 

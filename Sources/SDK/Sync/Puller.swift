@@ -16,6 +16,8 @@ struct Puller: Sendable {
     /// Retries and time budget of each request (a read's, when a read asked for the pull); the
     /// client's own policy when `nil`.
     var limits: CallLimits?
+    /// Told the changes of every page (or whole base sync) once the store has applied them.
+    var applied: @Sendable ([RemoteChange]) -> Void = { _ in }
 
     /// What one pull did.
     struct Outcome: Sendable, Equatable {
@@ -27,6 +29,11 @@ struct Puller: Sendable {
         var requests = 0
         /// Whether it started from nothing (no cursor, or an expired one).
         var baseSync = false
+    }
+
+    private func announce(_ changes: [PulledChange]) {
+        let announced = changes.compactMap(\.announced)
+        if !announced.isEmpty { applied(announced) }
     }
 
     /// Pulls until the server says nothing more waits.
@@ -62,12 +69,14 @@ struct Puller: Sendable {
                     base ?? [], after: stored, cursor: page.cursor, replacing: true, finished: !page.hasMore, at: now())
                 else { return outcome }
                 outcome.applied += applied
+                announce(base ?? [])
                 base = nil
             } else {
                 guard let applied = try await store.applyPull(
                     page.changes, after: stored, cursor: page.cursor, replacing: false, finished: !page.hasMore, at: now())
                 else { return outcome }
                 outcome.applied += applied
+                announce(page.changes)
             }
             stored = page.cursor
             cursor = page.cursor

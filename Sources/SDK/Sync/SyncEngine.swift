@@ -43,6 +43,8 @@ public actor SyncEngine {
     private let refreshes = RefreshQueue()
     /// Whether the live change stream is open now (the periodic pull waits while it is).
     private let streamHeld = Broadcaster(false)
+    /// The changes each pull applied.
+    private let appliedChanges = Broadcaster<[RemoteChange]>()
     /// Why each job's last refresh failed, until one succeeds.
     private var staleReasons: [RefreshJob: StaleReason] = [:]
 
@@ -189,6 +191,13 @@ public actor SyncEngine {
     /// Whether the live change stream is open now.
     public nonisolated var isLiveStreamHeld: Bool { streamHeld.current == true }
 
+    /// The changes made elsewhere, as each pull applies them to the store: one element per page
+    /// (a base sync's whole snapshot is one). Each call returns a new stream, which keeps the
+    /// newest 32 elements when it is not read fast enough; the store stays the source of truth.
+    public nonisolated func remoteChanges() -> AsyncStream<[RemoteChange]> {
+        appliedChanges.subscribe()
+    }
+
     /// A pull that starts after this call: one under way may have read its pages before the
     /// change the caller heard of, so it is waited for and then another runs.
     func pullStartingNow() async -> PullResult {
@@ -226,7 +235,8 @@ public actor SyncEngine {
     }
 
     private func performPull() async -> PullResult {
-        let puller = Puller(client: client, store: store, now: environment.now, pageSize: pullPageSize)
+        var puller = Puller(client: client, store: store, now: environment.now, pageSize: pullPageSize)
+        puller.applied = { [appliedChanges] in appliedChanges.emit($0) }
         var result = PullResult()
         do {
             let outcome = try await puller.pull()
@@ -290,7 +300,8 @@ public actor SyncEngine {
     /// Pulls the change feed for `jobs`, within a read's limits; their stale reasons follow the pull.
     private func refreshByPull(_ jobs: [RefreshJob]) async throws -> StaleReason? {
         let limits = CallLimits(read: client.configuration.readRefresh, now: environment.now())
-        let puller = Puller(client: client, store: store, now: environment.now, pageSize: pullPageSize, limits: limits)
+        var puller = Puller(client: client, store: store, now: environment.now, pageSize: pullPageSize, limits: limits)
+        puller.applied = { [appliedChanges] in appliedChanges.emit($0) }
         do {
             _ = try await puller.pull()
             let finishedAt = environment.now()

@@ -4,7 +4,7 @@ import Foundation
 
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sync", abstract: "Sync state and syncing.", subcommands: [Status.self, Now.self])
+        commandName: "sync", abstract: "Sync state and syncing.", subcommands: [Status.self, Now.self, Watch.self])
 
     struct Status: SessionCommand {
         static let configuration = CommandConfiguration(commandName: "status", abstract: "What is waiting to sync.")
@@ -63,6 +63,52 @@ struct SyncCommand: AsyncParsableCommand {
             }
             if report.pullError == .offline { throw CLIError.unreachable("server unreachable; nothing pulled") }
             if status.conflictCount > 0 { throw CLIError.conflict("a conflict needs attention: run `edugo conflicts list`") }
+        }
+    }
+}
+
+extension SyncCommand {
+    struct Watch: SessionCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "watch",
+            abstract: "Keep syncing and print each change pulled from the server as it is applied, until Ctrl-C.",
+            discussion: "Holds the server's live stream (GET /v1/sync/events) and pulls on every event; with --json, one JSON object per line.")
+        @OptionGroup var global: GlobalOptions
+
+        func preflight() throws {
+            try global.requireServer(for: "sync watch")
+        }
+
+        func run(in session: CommandSession) async throws {
+            Interrupt.install()
+            let sdk = session.sdk
+            let changes = sdk.engine.remoteChanges()
+            let json = global.json
+            if !json { Output.line("watching for changes (Ctrl-C to stop)…") }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await sdk.run() }
+                group.addTask {
+                    for await batch in changes {
+                        for change in batch { Self.print(change, json: json) }
+                    }
+                }
+                group.addTask { await Interrupt.wait() }
+                _ = await group.next()
+                group.cancelAll()
+            }
+        }
+
+        static func print(_ change: RemoteChange, json: Bool) {
+            let at = Output.iso(Date())
+            if json {
+                Output.jsonLine([
+                    "type": change.type, "op": change.operation.rawValue, "id": change.id,
+                    "course_id": change.courseID as Any? ?? NSNull(), "at": at,
+                ])
+                return
+            }
+            let course = change.courseID.map { " in course \($0)" } ?? ""
+            Output.line("\(change.operation == .delete ? "removed" : "updated") \(change.type) \(change.id)\(course)")
         }
     }
 }

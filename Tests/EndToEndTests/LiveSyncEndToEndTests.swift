@@ -56,9 +56,57 @@ import Testing
             let delay = try #require(arrived.map { $0 - started })
             #expect(delay < .seconds(1), "B saw A's progress after \(delay)")
 
+            // Cancelling run() closes the stream: the server counts none open for the tenant.
             runA.cancel()
             runB.cancel()
             await runA.value
+            await runB.value
+            #expect(try await eventually(timeout: .seconds(5)) { try await Self.openStreams(server) == 0 })
+            await server.shutdown()
+        }
+    }
+
+    /// The live streams the server holds for the demo tenant (`GET /__dev/tenants`).
+    static func openStreams(_ server: EduGoTestServer) async throws -> Int {
+        let listing = try await plainGet(server.baseURL.appendingPathComponent("__dev/tenants"))
+        let object = try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [String: Any]
+        let demo = (object?["items"] as? [[String: Any]])?.first { $0["id"] as? String == "demo" }
+        return demo?["open_streams"] as? Int ?? -1
+    }
+
+    /// A transport that sends requests but cannot stream (as a custom app transport may be).
+    struct SendOnlyTransport: HTTPTransport {
+        let base: AsyncHTTPClientTransport
+        func send(_ request: APIRequest) async throws -> APIResponse { try await base.send(request) }
+    }
+
+    @Test("over a transport that cannot stream, a running session pulls every fallbackPullInterval instead")
+    func fallsBackToPeriodicPulls() async throws {
+        try await withTemporaryDirectory { root in
+            let server = try await EduGoTestServer.start { $0.seedDemoData = true }
+            let a = try await Self.device(server.baseURL, root, name: "a").signIn(email: Demo.studentEmail, password: Demo.studentPassword)
+            var configuration = APIConfiguration(baseURL: server.baseURL, tenantID: "demo", retryPolicy: .none, readRefresh: patientReads)
+            configuration.fallbackPullInterval = .seconds(10)  // 0.2 s in the fast environment
+            let b = try await EduGoClient(
+                configuration: configuration, dataDirectory: root.appendingPathComponent("b"),
+                transport: SendOnlyTransport(base: try AsyncHTTPClientTransport()), environment: fastEnvironment
+            ).signIn(email: Demo.studentEmail, password: Demo.studentPassword)
+            #expect(await a.engine.syncNow().pullError == nil)
+            #expect(await b.engine.syncNow().pullError == nil)
+            let (course, lessons) = try await Self.target(a)
+            let lesson = try #require(lessons.first)
+            let runB = Task { await b.run() }
+            try await a.progress.record(courseID: course, lessonID: lesson, watchedSeconds: 2468)
+            #expect(await a.engine.syncNow().remaining == 0)
+            let arrived = try await eventually(timeout: .seconds(10)) {
+                var values = b.progress.observe(courseID: course).makeAsyncIterator()
+                let local = try await values.next()?.value ?? []
+                return local.contains { $0.lessonId == lesson && $0.watchedSeconds == 2468 }
+            }
+            #expect(arrived)
+            #expect(!b.engine.isLiveStreamHeld)
+            #expect(try await Self.openStreams(server) == 0)
+            runB.cancel()
             await runB.value
             await server.shutdown()
         }

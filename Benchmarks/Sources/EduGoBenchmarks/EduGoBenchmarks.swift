@@ -6,22 +6,28 @@ import Foundation
 /// `EduGoBenchmarks drain [--runs N]` measures only the drain and the direct PUTs, and
 /// `EduGoBenchmarks enqueue [--runs N]` only the outbox enqueue and the raw insert (for profiling).
 /// `EduGoBenchmarks sync [--runs N]` measures catching up through the change feed.
+/// `EduGoBenchmarks live --url URL [--writes N]` measures propagation through the live stream
+/// against a running server (`Benchmarks/live` starts one and measures the server's side).
 @main
 struct EduGoBenchmarks {
     static func main() async throws {
         var arguments = Array(CommandLine.arguments.dropFirst())
-        guard let mode = arguments.first, ["sdk", "drain", "enqueue", "sync"].contains(mode) else {
-            FileHandle.standardError.write(Data("usage: EduGoBenchmarks sdk|drain|enqueue|sync [--runs N] [--json FILE]\n".utf8))
+        guard let mode = arguments.first, ["sdk", "drain", "enqueue", "sync", "live"].contains(mode) else {
+            FileHandle.standardError.write(Data("usage: EduGoBenchmarks sdk|drain|enqueue|sync|live [--runs N] [--json FILE] [--url URL --writes N]\n".utf8))
             exit(1)
         }
         arguments.removeFirst()
         var runs = 5
         var jsonPath: String?
+        var url: URL?
+        var writes = 200
         while let flag = arguments.first {
             arguments.removeFirst()
             switch flag {
             case "--runs": runs = Int(arguments.removeFirst()) ?? runs
             case "--json": jsonPath = arguments.removeFirst()
+            case "--url": url = URL(string: arguments.removeFirst())
+            case "--writes": writes = Int(arguments.removeFirst()) ?? writes
             default: break
             }
         }
@@ -29,6 +35,14 @@ struct EduGoBenchmarks {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
+        if mode == "live" {
+            guard let url else { throw BenchError.unexpected("live needs --url") }
+            let latencies = try await LiveBenchmarks(scratch: scratch).propagation(server: url, writes: writes).sorted()
+            let p50 = latencies[latencies.count / 2]
+            let p99 = latencies[min(latencies.count - 1, Int((Double(latencies.count) * 0.99).rounded(.up)) - 1)]
+            print("PROPAGATION \(writes) \(format(p50)) \(format(p99)) \(format(latencies.last ?? .nan))")
+            return
+        }
         let benchmarks = SDKBenchmarks(runs: runs, scratch: scratch)
         let server = try await BenchServer.start()
 

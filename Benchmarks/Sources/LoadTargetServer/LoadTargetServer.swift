@@ -4,7 +4,8 @@ import Foundation
 import Hummingbird
 
 /// `edugo-server` as the load tests run it: release build, data in a temporary directory, rate
-/// limits scaled up (a load generator is one address). Prints `BENCH_PORT=<port>`.
+/// limits scaled up (a load generator is one address), room for a thousand live streams of one
+/// user. Prints `BENCH_PORT=<port>`.
 @main
 struct LoadTargetServer {
     static func main() throws {
@@ -13,13 +14,16 @@ struct LoadTargetServer {
 
     static func serve() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-load-\(UUID().uuidString)")
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             port: 0, storage: .directory(directory), devMode: true, logLevel: .error,
             rateLimits: RateLimits.standard.scaled(by: 1_000_000),
             onServerRunning: { port in
                 print("BENCH_PORT=\(port)")
                 fflush(nil)
             })
+        // Benchmarks/live holds 1,000 streams as one user, over as many connections.
+        configuration.maxEventStreamsPerUser = 2_000
+        configuration.maxConnections = 4_096
         let app = try await buildApplication(configuration)
         try await app.runService()
     }

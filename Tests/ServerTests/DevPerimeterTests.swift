@@ -35,6 +35,7 @@ import Testing
     func noHostCheckOutsideDevMode() async throws {
         var configuration = ServerConfiguration.testing()
         configuration.devMode = false
+        configuration.passwordHashCost = ServerConfiguration.minimumPasswordHashCostOutsideDevMode
         try await withServer(configuration) { client in
             let response = try await client.send(.get, "/health", headers: [.host: "api.example.com"])
             #expect(response.status == .ok)

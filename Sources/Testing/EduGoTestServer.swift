@@ -86,8 +86,8 @@ public final class EduGoTestServer: Sendable {
     ///   rate limits, `seedDemoData`, the base clock, storage). The server always runs in dev mode
     ///   on `127.0.0.1` with a free port; storage defaults to a temporary directory that
     ///   ``shutdown()`` removes (so ``restart()`` keeps the data), bcrypt to cost 4, the lowest
-    ///   bcrypt allows (passwords are still really hashed, in about 1 ms instead of the 250 ms of
-    ///   production's 12; dev mode only) and demo seeding to off. With `.inMemory` storage a
+    ///   bcrypt allows (passwords are still really hashed; a sign-in takes about 2 ms instead of
+    ///   about 280 ms at production's 12; dev mode only) and demo seeding to off. With `.inMemory` storage a
     ///   restarted server starts empty.
     /// - Throws: ``EduGoTestServerError`` when the server does not come up within 30 seconds, or
     ///   the error that prevented it from starting.

@@ -30,10 +30,8 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: nil,
             availableConnectionsDelegate: .maximum(configuration.maxConnections, logger: logger)),
-        onServerRunning: { [boundPort = deps.boundPort] channel in
-            let port = channel.localAddress?.port ?? configuration.port
-            boundPort.set(port)
-            await configuration.onServerRunning?(port)
+        onServerRunning: { channel in
+            await configuration.onServerRunning?(channel.localAddress?.port ?? configuration.port)
         },
         logger: logger)
     app.addServices(
@@ -148,7 +146,7 @@ func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
     }
     if deps.configuration.devMode {
         router.add(middleware: DevHostGuard(
-            allowedHosts: deps.configuration.allowedHosts, boundPort: deps.boundPort, servesTLS: deps.configuration.tls != nil))
+            allowedHosts: deps.configuration.allowedHosts, servesTLS: deps.configuration.tls != nil))
     }
     if let faults = deps.faults {
         router.add(middleware: FaultMiddleware(injector: faults, tokens: deps.tokens))

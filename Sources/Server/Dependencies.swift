@@ -32,11 +32,6 @@ struct Dependencies: Sendable {
     /// This application's metrics; `nil` when `/metrics` is not served.
     var metrics: ServerMetrics? = nil
 
-    // MARK: Hardening (issue 13)
-
-    /// The port the server bound, once it listens (the dev-mode Host check compares with it).
-    var boundPort = BoundPort()
-
     // MARK: Dev console (issue 17)
 
     /// When the dependencies were built (the server's start), on the monotonic clock.

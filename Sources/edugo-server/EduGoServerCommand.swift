@@ -83,6 +83,11 @@ struct EduGoServerCommand: AsyncParsableCommand {
         help: "Most live event streams (GET /v1/sync/events) held at once; one more answers 503. Each user holds at most 5. [EDUGO_MAX_EVENT_STREAMS] (default: 10000)")
     var maxEventStreams: Int?
 
+    @Option(
+        name: .customLong("password-hash-cost"),
+        help: "bcrypt cost (4 to 31); below 10 only in dev mode, for fast test accounts. [EDUGO_PASSWORD_HASH_COST] (default: 12)")
+    var passwordHashCost: Int?
+
     // MARK: Lesson media (issue 15)
 
     @Option(
@@ -180,16 +185,17 @@ struct EduGoServerCommand: AsyncParsableCommand {
         let tls = try loadTLS(files: files, development: tlsDevelopment, devMode: devMode, dataDirectory: dataDirectory)
         var configuration = ServerConfiguration(
             host: host, port: port, storage: storage, devMode: devMode, seedDemoData: seedDemo, logLevel: level,
-            rateLimits: RateLimits.standard.scaled(by: multiplier),
-            onServerRunning: { boundPort in
-                Self.printBanner(host: host, port: boundPort, storage: storage, devMode: devMode, tls: tls)
-            })
+            rateLimits: RateLimits.standard.scaled(by: multiplier))
         configuration.tls = tls
         configuration.offersHTTP2 = self.http2 ?? environment["EDUGO_HTTP2"].map(Self.isTrue) ?? true
         configuration.dropDemoTenants = dropDemoTenants
         try applyHardening(to: &configuration, environment: environment)
         configuration.metricsEnabled = self.metrics ?? environment["EDUGO_METRICS"].map(Self.isTrue)
         configuration.metricsToken = (self.metricsToken ?? environment["EDUGO_METRICS_TOKEN"]).flatMap { $0.isEmpty ? nil : $0 }
+        configuration.onServerRunning = { [passwordHashCost = configuration.passwordHashCost] boundPort in
+            Self.printBanner(
+                host: host, port: boundPort, storage: storage, devMode: devMode, tls: tls, passwordHashCost: passwordHashCost)
+        }
         let app = try await buildApplication(configuration)
         try await app.runService()
     }
@@ -260,13 +266,17 @@ struct EduGoServerCommand: AsyncParsableCommand {
         if let count = try number(maxEventStreams, "EDUGO_MAX_EVENT_STREAMS", "max-event-streams", 0...1_000_000) {
             configuration.maxEventStreams = count
         }
+        if let cost = try number(passwordHashCost, "EDUGO_PASSWORD_HASH_COST", "password-hash-cost", 4...31) {
+            configuration.passwordHashCost = UInt8(cost)
+        }
         if let bytes = try number(maxMediaSize, "EDUGO_MAX_MEDIA_SIZE", "max-media-size", 1...(1 << 40)) {
             configuration.maxMediaSize = bytes
         }
     }
 
     private static func printBanner(
-        host: String, port: Int, storage: ServerConfiguration.Storage, devMode: Bool, tls: TLSIdentity?
+        host: String, port: Int, storage: ServerConfiguration.Storage, devMode: Bool, tls: TLSIdentity?,
+        passwordHashCost: UInt8
     ) {
         let displayHost = host.contains(":") ? "[\(host)]" : host
         var lines = ["EduGo server listening on \(tls == nil ? "http" : "https")://\(displayHost):\(port)"]
@@ -279,6 +289,11 @@ struct EduGoServerCommand: AsyncParsableCommand {
         switch storage {
         case .directory(let url): lines.append("Data directory: \(url.path)")
         case .inMemory: lines.append("Data directory: none (in-memory)")
+        }
+        if passwordHashCost < ServerConfiguration.minimumPasswordHashCostOutsideDevMode {
+            lines.append("Password hashing: bcrypt cost \(passwordHashCost) (dev mode only: fast test accounts, not for real passwords)")
+        } else {
+            lines.append("Password hashing: bcrypt cost \(passwordHashCost)")
         }
         if devMode {
             lines.append("Dev mode: on (/__dev/mailbox, /__dev/tenants)")

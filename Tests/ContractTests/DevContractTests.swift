@@ -66,6 +66,7 @@ import Testing
     func absentOutsideDevMode() async throws {
         var configuration = LiveContractServer.configuration()
         configuration.devMode = false
+        configuration.passwordHashCost = ServerConfiguration.minimumPasswordHashCostOutsideDevMode
         try await ContractHarness.with(configuration) { api in
             let tenants = try await api.anonymous.devCreateTenant()
             let mailbox = try await api.anonymous.devGetMailbox(headers: .init(xTenantID: "demo"))

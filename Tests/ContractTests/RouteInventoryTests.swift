@@ -42,6 +42,7 @@ import Testing
         let specified = Set(try SpecDocument.load().operations.filter { !$0.isDevOnly }.map { "\($0.method) \($0.path)" })
         var configuration = LiveContractServer.configuration()
         configuration.devMode = false
+        configuration.passwordHashCost = ServerConfiguration.minimumPasswordHashCostOutsideDevMode
         // Outside dev mode `/metrics` exists only with a token.
         configuration.metricsEnabled = true
         configuration.metricsToken = "inventory"

@@ -172,6 +172,18 @@ import Testing
         await server.shutdown()
     }
 
+    @Test("EduGoTestServer hashes passwords at bcrypt's lowest cost, 4, and its accounts sign in")
+    func cheapPasswordHashing() async throws {
+        var cost: UInt8 = 0
+        try await EduGoTestServer.with({ cost = $0.passwordHashCost }) { server in
+            let student = server.account(.student)
+            let auth = AuthService(client: APIClient(configuration: APIConfiguration(baseURL: server.baseURL, tenantID: server.tenantID)))
+            try await auth.login(email: student.email, password: student.password)
+            #expect(try await auth.me().email == student.email)
+        }
+        #expect(cost == 4)
+    }
+
     @Test("stop takes a test server off the network; restart brings it back on its port with its data and clock")
     func stopAndRestart() async throws {
         try await EduGoTestServer.with { server in

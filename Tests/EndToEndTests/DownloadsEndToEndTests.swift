@@ -65,6 +65,41 @@ struct DownloadsEndToEndTests {
         }
     }
 
+    @Test("a media answer the server cuts short twice (a truncate fault rule) is resumed by Downloads to a verified file")
+    func truncatedAnswersAreResumed() async throws {
+        let file = generatedPDF(3 << 20, seed: 23)
+        try await withMedia(files: [file]) { server, client, session, _, course, lessons in
+            let lesson = try #require(lessons.first)
+            // Given a rule that cuts the next two media answers after 1 MiB of body each
+            try await server.inject(
+                .truncate(afterBytes: 1 << 20), method: .get, path: "/v1/courses/*/lessons/*/media", times: 2, tenantID: "demo")
+            let transport = CountingMediaTransport()
+            let downloads = try client.downloads(for: session, transport: transport)
+
+            // When the student downloads the lesson's file (one call)
+            let url = try await downloads.fetch(lessonID: lesson, courseID: course)
+
+            // Then it resumed twice, each time from where the bytes it got stopped (at most 1 MiB
+            // further: the client may not deliver all the server sent before the close), and the
+            // file is the server's
+            let requests = transport.requests
+            #expect(requests.count == 3)
+            #expect(requests.first?.headers["Range"] == nil)
+            let starts = requests.dropFirst().compactMap { request in
+                request.headers["Range"].flatMap { Int($0.dropFirst("bytes=".count).dropLast()) }
+            }
+            #expect(starts.count == 2)
+            if starts.count == 2 {
+                #expect(starts[0] > 0 && starts[0] <= 1 << 20, "\(starts)")
+                #expect(starts[1] > starts[0] && starts[1] - starts[0] <= 1 << 20, "\(starts)")
+            }
+            #expect(requests.dropFirst().allSatisfy { $0.headers["If-Range"]?.count == 66 })
+            #expect(transport.bytes == file.count)
+            #expect(try Data(contentsOf: url) == file)
+            #expect(try await server.injectedFaults(tenantID: "demo").map(\.fired) == [2])
+        }
+    }
+
     @Test("with the server gone mid-file the download waits, then finishes by itself when it is back: ≤ 110% transferred")
     func waitsWhileOfflineAndResumesByItself() async throws {
         let file = generatedPDF(6 << 20, seed: 15)

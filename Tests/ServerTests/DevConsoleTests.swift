@@ -97,6 +97,7 @@ import Testing
     func absentOutsideDevMode() async throws {
         var configuration = ServerConfiguration.testing()
         configuration.devMode = false
+        configuration.passwordHashCost = ServerConfiguration.minimumPasswordHashCostOutsideDevMode
         try await withServer(configuration) { client in
             for path in [
                 "/__dev/", "/__dev", "/__dev/assets/console.js", "/__dev/requests", "/__dev/server", "/__dev/tenants",

@@ -111,6 +111,7 @@ import Testing
     func devRoutesHiddenOutsideDevMode(method: HTTPRequest.Method, uri: String) async throws {
         var configuration = ServerConfiguration.testing()
         configuration.devMode = false
+        configuration.passwordHashCost = ServerConfiguration.minimumPasswordHashCostOutsideDevMode
         try await withServer(configuration) { client in
             let response = try await client.send(method, uri, tenant: "demo")
 
@@ -123,6 +124,7 @@ import Testing
     func registrationWithoutDevMode() async throws {
         var configuration = ServerConfiguration.testing()
         configuration.devMode = false
+        configuration.passwordHashCost = ServerConfiguration.minimumPasswordHashCostOutsideDevMode
         try await withServer(configuration) { client in
             let response = try await client.register(.newcomer())
 

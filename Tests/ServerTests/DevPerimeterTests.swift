@@ -35,23 +35,49 @@ import Testing
     func noHostCheckOutsideDevMode() async throws {
         var configuration = ServerConfiguration.testing()
         configuration.devMode = false
+        configuration.passwordHashCost = ServerConfiguration.minimumPasswordHashCostOutsideDevMode
         try await withServer(configuration) { client in
             let response = try await client.send(.get, "/health", headers: [.host: "api.example.com"])
             #expect(response.status == .ok)
         }
     }
 
-    @Test("once the port is known, a loopback name with another port is refused")
-    func portMustBeTheBoundOne() {
-        let port = BoundPort()
-        let guardrail = DevHostGuard(allowedHosts: [], boundPort: port)
-        #expect(guardrail.isAllowed("localhost:9999"))
-        port.set(8080)
-        #expect(guardrail.isAllowed("localhost:8080"))
-        #expect(guardrail.isAllowed("[::1]:8080"))
-        #expect(!guardrail.isAllowed("localhost:9999"))
-        #expect(!guardrail.isAllowed("127.0.0.1.nip.io:8080"))
-        #expect(!guardrail.isAllowed("localhost:abc"))
+    @Test("a loopback name is allowed with any port; a foreign name with the server's own port is not")
+    func anyPortOnALoopbackName() {
+        let guardrail = DevHostGuard(allowedHosts: ["devbox.internal"])
+        for host in ["localhost:8080", "localhost:9999", "127.0.0.1:1", "[::1]:65535", "devbox.internal:8474"] {
+            #expect(guardrail.isAllowed(host), "Host: \(host)")
+        }
+        for host in ["127.0.0.1.nip.io:8080", "attacker.example:8080", "localhost:abc", "localhost:+80", "localhost:70000", "[::1]x"] {
+            #expect(!guardrail.isAllowed(host), "Host: \(host)")
+        }
+    }
+
+    @Test("a request through a loopback proxy on another port reaches the API; a foreign Host through it still answers 421")
+    func throughALoopbackProxy() async throws {
+        let app = try await buildApplication(.testing())
+        try await app.test(.live) { client in
+            // Given the server behind a forwarder on a port of its own (as Toxiproxy or ssh -L)
+            let serverPort = try #require(client.port)
+            let student = try await client.caller(.demoStudent)
+            let proxy = try LoopbackForwarder(to: serverPort)
+            defer { proxy.stop() }
+            #expect(proxy.port != serverPort)
+
+            // When a client sends the Host of the proxy's own port, the API answers
+            for host in ["localhost:\(proxy.port)", "127.0.0.1:\(proxy.port)"] {
+                let connection = try RawConnection(port: proxy.port)
+                let status = try connection.exchange(
+                    "GET /v1/auth/me HTTP/1.1\r\nHost: \(host)\r\nAuthorization: Bearer \(student.token)\r\nConnection: close\r\n\r\n")
+                #expect(status == 200, "Host: \(host)")
+            }
+
+            // And a foreign name through the same proxy is still refused
+            let connection = try RawConnection(port: proxy.port)
+            let status = try connection.exchange(
+                "GET /health HTTP/1.1\r\nHost: attacker.example:\(proxy.port)\r\nConnection: close\r\n\r\n")
+            #expect(status == 421)
+        }
     }
 
     @Test("/__dev answers only to loopback peers")

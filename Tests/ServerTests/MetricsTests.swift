@@ -100,6 +100,7 @@ import Testing
     func hiddenOutsideDevModeWithoutToken() async throws {
         var configuration = ServerConfiguration.testing()
         configuration.devMode = false
+        configuration.passwordHashCost = ServerConfiguration.minimumPasswordHashCostOutsideDevMode
         configuration.metricsEnabled = true
         try await withServer(configuration) { client in
             try expectProblem(try await client.send(.get, "/metrics"), .notFound, "not_found")
@@ -110,6 +111,7 @@ import Testing
     func tokenRequired() async throws {
         var configuration = ServerConfiguration.testing()
         configuration.devMode = false
+        configuration.passwordHashCost = ServerConfiguration.minimumPasswordHashCostOutsideDevMode
         configuration.metricsEnabled = true
         configuration.metricsToken = "scrape-secret"
         try await withServer(configuration) { client in

@@ -55,6 +55,21 @@ struct ProcessFlagTests {
         }
     }
 
+    @Test("--password-hash-cost 4 in dev mode is printed in the banner; outside dev mode the binary refuses it, naming the flag")
+    func passwordHashCostFlag() async throws {
+        try await withTemporaryDirectory { directory in
+            let server = try await ServerProcess.launch(dataDirectory: directory, arguments: ["--password-hash-cost", "4"])
+            let banner = server.stdout.value
+            await server.stop()
+            #expect(banner.contains("Password hashing: bcrypt cost 4 (dev mode only"), "banner: \(banner)")
+
+            let refused = try await ServerProcess.runToExit(
+                ["--port", "0", "--no-dev", "--password-hash-cost", "8", "--data-dir", directory.path])
+            #expect(refused.status != nil && refused.status != 0)
+            #expect(refused.output.contains("--password-hash-cost 8 is below 10"), "output: \(refused.output)")
+        }
+    }
+
     @Test("a signing key file that exists but is not a key: the binary refuses to start, says why, leaves no .tmp")
     func corruptSigningKeyRefusesToStart() async throws {
         try await withTemporaryDirectory { directory in

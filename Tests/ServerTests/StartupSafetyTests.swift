@@ -11,6 +11,7 @@ import Testing
         var configuration = ServerConfiguration.testing()
         configuration.host = host
         configuration.devMode = devMode
+        if !devMode { configuration.passwordHashCost = ServerConfiguration.minimumPasswordHashCostOutsideDevMode }
         configuration.seedDemoData = seed
         configuration.storage = storage
         return configuration
@@ -70,6 +71,46 @@ import Testing
     func noDemoWithoutDevMode() async throws {
         try await withServer(Self.configuration(host: "127.0.0.1", devMode: false, seed: false)) { client in
             try expectProblem(try await client.login(.demoAdmin), .notFound, "tenant_not_found")
+        }
+    }
+
+    // MARK: The bcrypt cost (issue 29 item 4)
+
+    @Test("a bcrypt cost below 10 outside dev mode refuses to start, naming --password-hash-cost; 10 starts")
+    func weakHashCostRefusedOutsideDevMode() async throws {
+        var weak = Self.configuration(host: "127.0.0.1", devMode: false, seed: false)
+        weak.passwordHashCost = 9
+        await #expect(throws: StartupError.weakPasswordHashCost(cost: 9)) {
+            _ = try await buildApplication(weak)
+        }
+        #expect(StartupError.weakPasswordHashCost(cost: 9).description.contains("--password-hash-cost 9 is below 10"))
+
+        var enough = weak
+        enough.passwordHashCost = 10
+        try await withServer(enough) { client in
+            let health = try await client.send(.get, "/health")
+            #expect(health.status == .ok)
+        }
+    }
+
+    @Test("in dev mode the cheapest bcrypt cost, 4, starts and its accounts sign in")
+    func cheapHashCostInDevMode() async throws {
+        var configuration = ServerConfiguration.testing()
+        configuration.passwordHashCost = 4
+        try await withServer(configuration) { client in
+            let login = try await client.login(.demoStudent)
+            #expect(login.status == .ok)
+        }
+    }
+
+    @Test("a cost bcrypt cannot use refuses to start instead of trapping on the first hash")
+    func hashCostOutOfRange() async throws {
+        for cost: UInt8 in [0, 3, 32] {
+            var configuration = ServerConfiguration.testing()
+            configuration.passwordHashCost = cost
+            await #expect(throws: StartupError.passwordHashCostOutOfRange(cost: cost)) {
+                _ = try await buildApplication(configuration)
+            }
         }
     }
 

@@ -10,7 +10,7 @@ actor FaultInjector {
     private struct Entry {
         var rule: FaultRule
         let glob: PathGlob
-        var generator: SeededGenerator?
+        var random: RuleRandom
     }
 
     /// Rules a tenant may hold at once (retired rules included), so a runaway test cannot grow memory.
@@ -43,7 +43,7 @@ actor FaultInjector {
         }
         nextNumber += 1
         entries[tenant, default: []].append(
-            Entry(rule: rule, glob: glob, generator: rule.seed.map(SeededGenerator.init(seed:))))
+            Entry(rule: rule, glob: glob, random: RuleRandom(seeded: rule.seed.map(SeededGenerator.init(seed:)))))
         armed += 1
         return rule
     }
@@ -67,32 +67,37 @@ actor FaultInjector {
     }
 
     /// The rule that fires for this request, if any, counted as fired (and retired when its
-    /// `times` are used up).
-    func fire(tenant: TenantID, method: String, path: String) -> FaultRule? {
+    /// `times` are used up), with its wait and bytes drawn from the rule's generator.
+    func fire(tenant: TenantID, method: String, path: String) -> FaultFiring? {
         guard var list = entries[tenant] else { return nil }
         for index in list.indices where list[index].rule.matches(method: method, path: path, glob: list[index].glob) {
             let probability = list[index].rule.probability
             if probability < 1 {
-                let draw: Double
-                if var generator = list[index].generator {
-                    draw = Double.random(in: 0..<1, using: &generator)
-                    list[index].generator = generator
-                } else {
-                    draw = Double.random(in: 0..<1)
-                }
-                guard draw < probability else { continue }
+                guard Double.random(in: 0..<1, using: &list[index].random) < probability else { continue }
             }
             list[index].rule.fired += 1
             if let times = list[index].rule.times, list[index].rule.fired >= times {
                 list[index].rule.active = false
                 armed -= 1
             }
-            let fired = list[index].rule
+            let firing = FaultFiring(rule: list[index].rule, using: &list[index].random)
             entries[tenant] = list
-            onFire(fired)
-            return fired
+            onFire(firing.rule)
+            return firing
         }
         entries[tenant] = list
         return nil
+    }
+}
+
+/// A rule's randomness: its seeded generator when it has a `seed` (a run repeats), else the system's.
+private struct RuleRandom: RandomNumberGenerator {
+    var seeded: SeededGenerator?
+    var system = SystemRandomNumberGenerator()
+
+    mutating func next() -> UInt64 {
+        guard var generator = seeded else { return system.next() }
+        defer { seeded = generator }
+        return generator.next()
     }
 }

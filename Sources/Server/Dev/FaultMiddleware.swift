@@ -21,13 +21,14 @@ struct FaultMiddleware: RouterMiddleware {
         let path = request.uri.path
         guard !DevHostGuard.isDevPath(path), await injector.isArmed,
             let tenant = await tenant(of: request),
-            let rule = await injector.fire(tenant: tenant, method: request.method.rawValue, path: path)
+            let firing = await injector.fire(tenant: tenant, method: request.method.rawValue, path: path)
         else {
             return try await next(request, context)
         }
+        let rule = firing.rule
         context.firedFault?.record(rule)
-        if rule.delayMs > 0 {
-            try await Task.sleep(for: .milliseconds(rule.delayMs))
+        if firing.delayMs > 0 {
+            try await Task.sleep(for: .milliseconds(firing.delayMs))
         }
         switch rule.action {
         case .delay:
@@ -48,6 +49,18 @@ struct FaultMiddleware: RouterMiddleware {
             try? await context.channel.close()
             response.headers[.xEduGoDropped] = "drop_response"
             return response
+        case .slowBody:
+            var response = try await next(request, context)
+            response.body = FaultyResponseBody.slow(
+                response.body, chunks: rule.chunks ?? 1, over: .milliseconds(rule.durationMs ?? 0))
+            return response
+        case .truncate:
+            var response = try await next(request, context)
+            response.body = FaultyResponseBody.truncated(response.body, after: rule.bytes ?? 0, closing: context.channel)
+            return response
+        case .garbage:
+            await GarbageAnswer.send(firing.garbage, on: context.channel)
+            return Response(status: .serviceUnavailable, headers: [.xEduGoDropped: "garbage"])
         }
     }
 

@@ -1,21 +1,14 @@
 import Hummingbird
-import Synchronization
-
-/// The port the server actually bound (known once it listens; `0` before).
-final class BoundPort: Sendable {
-    private let value = Mutex(0)
-
-    func set(_ port: Int) { value.withLock { $0 = port } }
-    var port: Int { value.withLock { $0 } }
-}
 
 /// Dev mode's own perimeter, in front of every route.
 ///
 /// A dev-mode server is bound to loopback, but a web page the developer opens can still reach it
 /// by DNS rebinding (its own name resolving to 127.0.0.1): such requests carry the page's `Host`,
 /// so any name other than `localhost`, `127.0.0.1`, `[::1]` or an `--allowed-host` answers
-/// `421 misdirected_request`; a port other than the bound one likewise. `/__dev/*` (reset tokens
-/// of any account) answers `403 dev_loopback_only` to any peer that is not loopback.
+/// `421 misdirected_request`. The port is not checked: rebinding needs the page's own name, and a
+/// proxy the developer puts in front (Toxiproxy, mitmproxy, `ssh -L`) forwards the `Host` of its
+/// own port. `/__dev/*` (reset tokens of any account) answers `403 dev_loopback_only` to any peer
+/// that is not loopback.
 ///
 /// A state-changing call under `/__dev` (POST, PUT, PATCH, DELETE) whose `Origin` is present and
 /// not the server's own (`http://` + the request's `Host`, `https://` on a TLS server) answers `403 cross_origin_refused`, so
@@ -26,13 +19,11 @@ struct DevHostGuard: RouterMiddleware {
     typealias Context = EduGoRequestContext
 
     let allowedNames: Set<String>
-    let boundPort: BoundPort
     /// `https` on a server with TLS of its own, else `http`: the scheme of the server's own origin.
     let scheme: String
 
-    init(allowedHosts: [String], boundPort: BoundPort, servesTLS: Bool = false) {
+    init(allowedHosts: [String], servesTLS: Bool = false) {
         self.allowedNames = Set(["localhost", "127.0.0.1", "[::1]"] + allowedHosts.map { $0.lowercased() })
-        self.boundPort = boundPort
         self.scheme = servesTLS ? "https" : "http"
     }
 
@@ -72,7 +63,7 @@ struct DevHostGuard: RouterMiddleware {
         return origin.lowercased() == scheme + "://" + host.lowercased()
     }
 
-    /// `name` or `name:port`, where the port, when given and known, must be the bound one.
+    /// `name` or `name:port` with an allowed name and any port (digits only).
     func isAllowed(_ host: String) -> Bool {
         let host = host.lowercased()
         var name = host
@@ -91,9 +82,7 @@ struct DevHostGuard: RouterMiddleware {
         }
         guard allowedNames.contains(name) else { return false }
         guard let port else { return true }
-        guard let number = Int(port) else { return false }
-        let bound = boundPort.port
-        return bound == 0 || number == bound
+        return port.allSatisfy { $0.isASCII && $0.isNumber } && UInt16(port) != nil
     }
 
     /// Whether a request path is one of the dev endpoints: `/__dev` itself (the console, which the

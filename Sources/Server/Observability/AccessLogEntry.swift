@@ -21,7 +21,7 @@ public struct AccessLogEntry: Sendable, Equatable, Encodable {
     public var durationMs: Double
     /// Response body bytes when known up front.
     public var bytes: Int?
-    /// `drop_request` or `drop_response` when a dev-mode fault closed the connection instead.
+    /// `drop_request`, `drop_response` or `garbage` when a dev-mode fault closed the connection instead.
     public var dropped: String?
     /// The dev-mode fault rule that fired for this request, if any.
     public var fault: FiredFault? = nil
@@ -47,7 +47,7 @@ public struct AccessLogEntry: Sendable, Equatable, Encodable {
 public struct FiredFault: Sendable, Equatable, Encodable {
     /// The rule's id (`f-1`).
     public var ruleID: String
-    /// What the rule did: `delay`, `status`, `drop_request` or `drop_response`.
+    /// What the rule did: `delay`, `status`, `drop_request`, `drop_response`, `slow_body`, `truncate` or `garbage`.
     public var action: String
 
     enum CodingKeys: String, CodingKey {

@@ -2,13 +2,21 @@ import Foundation
 import Logging
 
 /// What must hold before the server opens its port: dev mode and the demo tenants (whose
-/// passwords are published) only ever face loopback.
+/// passwords are published) only ever face loopback, and test-cheap password hashing only dev mode.
 enum StartupChecks {
     /// The tenants seeded with published passwords.
     static let demoTenantIDs: [TenantID] = ["demo", "acme"].compactMap(TenantID.init)
 
-    /// Refuses dev mode and demo seeding on a non-loopback host.
+    /// Refuses a bcrypt cost bcrypt cannot use or a test cost outside dev mode, and dev mode and
+    /// demo seeding on a non-loopback host.
     static func validate(_ configuration: ServerConfiguration) throws {
+        let cost = configuration.passwordHashCost
+        guard ServerConfiguration.passwordHashCosts.contains(cost) else {
+            throw StartupError.passwordHashCostOutOfRange(cost: cost)
+        }
+        if !configuration.devMode, cost < ServerConfiguration.minimumPasswordHashCostOutsideDevMode {
+            throw StartupError.weakPasswordHashCost(cost: cost)
+        }
         guard !HostAddress.isLoopback(configuration.host) else { return }
         if configuration.devMode { throw StartupError.devModeOnNetwork(host: configuration.host) }
         if configuration.seedDemoData { throw StartupError.demoAccountsOnNetwork(host: configuration.host) }

@@ -6,6 +6,10 @@ public enum StartupError: Error, Equatable, CustomStringConvertible {
     case demoAccountsOnNetwork(host: String)
     /// The signing key file exists but cannot be read or parsed.
     case unreadableSigningKey(path: String, reason: String)
+    /// The bcrypt cost is outside what bcrypt accepts (4 to 31).
+    case passwordHashCostOutOfRange(cost: UInt8)
+    /// A bcrypt cost below 10 was asked for outside dev mode.
+    case weakPasswordHashCost(cost: UInt8)
 
     public var description: String {
         switch self {
@@ -19,6 +23,12 @@ public enum StartupError: Error, Equatable, CustomStringConvertible {
         case .unreadableSigningKey(let path, let reason):
             "Refusing to start: the signing key \(path) exists but cannot be used (\(reason)). Fix its "
                 + "permissions or contents, or move it away to have a new key created (tokens it signed will stop verifying)."
+        case .passwordHashCostOutOfRange(let cost):
+            "Refusing to start: --password-hash-cost \(cost) is not a bcrypt cost. Use 4 to 31 (12 is the default)."
+        case .weakPasswordHashCost(let cost):
+            "Refusing to start: --password-hash-cost \(cost) is below \(ServerConfiguration.minimumPasswordHashCostOutsideDevMode), "
+                + "which is for dev-mode test accounts only. Use \(ServerConfiguration.minimumPasswordHashCostOutsideDevMode) "
+                + "or more (12 is the default), or run in dev mode on a loopback address."
         }
     }
 }

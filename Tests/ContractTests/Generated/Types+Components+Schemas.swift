@@ -48,7 +48,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/RequestId`.
         internal typealias RequestId = Swift.String
-        /// Stable machine-readable error code. Codes in use: `malformed_json`, `validation_failed`, `invalid_token`, `bad_request`, `empty_media`, `invalid_cursor`, `non_canonical_path` (400); `unauthorized`, `invalid_credentials`, `invalid_refresh_token` (401); `forbidden`, `tenant_mismatch`, `email_not_verified`, `field_not_writable`, `not_enrolled`, `dev_loopback_only`, `cross_origin_refused` (403); `not_found`, `tenant_not_found` (404); `method_not_allowed` (405); `email_taken`, `version_conflict`, `idempotency_in_progress`, `cannot_delete_self`, `user_owns_courses`, `course_not_published`, `last_admin`, `fault_limit_reached` (409); `version_conflict` (412); `payload_too_large` (413); `range_not_satisfiable` (416); `misdirected_request` (421, dev mode only: a `Host` other than localhost, 127.0.0.1, [::1] or an `--allowed-host`); `unsupported_media_type`, `media_type_mismatch` (415); `idempotency_key_reused` (422); `precondition_required` (428); `cursor_expired` (410); `rate_limited` (429); `internal_error` (500); `unavailable` (503); `injected_fault` (any 4xx/5xx a dev-mode fault rule names). Clients must tolerate codes added later.
+        /// Stable machine-readable error code. Codes in use: `malformed_json`, `validation_failed`, `invalid_token`, `bad_request`, `empty_media`, `invalid_cursor`, `non_canonical_path` (400); `unauthorized`, `invalid_credentials`, `invalid_refresh_token` (401); `forbidden`, `tenant_mismatch`, `email_not_verified`, `field_not_writable`, `not_enrolled`, `dev_loopback_only`, `cross_origin_refused` (403); `not_found`, `tenant_not_found` (404); `method_not_allowed` (405); `email_taken`, `version_conflict`, `idempotency_in_progress`, `cannot_delete_self`, `user_owns_courses`, `course_not_published`, `last_admin`, `fault_limit_reached` (409); `version_conflict` (412); `payload_too_large` (413); `range_not_satisfiable` (416); `misdirected_request` (421, dev mode only: a `Host` name other than localhost, 127.0.0.1, [::1] or an `--allowed-host`, whatever its port); `unsupported_media_type`, `media_type_mismatch` (415); `idempotency_key_reused` (422); `precondition_required` (428); `cursor_expired` (410); `rate_limited` (429); `internal_error` (500); `unavailable` (503); `injected_fault` (any 4xx/5xx a dev-mode fault rule names). Clients must tolerate codes added later.
         ///
         /// - Remark: Generated from `#/components/schemas/ProblemCode`.
         internal typealias ProblemCode = Swift.String
@@ -3369,6 +3369,9 @@ extension Components {
                 case status = "status"
                 case dropRequest = "drop_request"
                 case dropResponse = "drop_response"
+                case slowBody = "slow_body"
+                case truncate = "truncate"
+                case garbage = "garbage"
             }
             /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/action`.
             internal var action: Components.Schemas.DevFaultRuleRequest.ActionPayload
@@ -3392,10 +3395,38 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/retry_after`.
             internal var retryAfter: Swift.Int?
-            /// Milliseconds to wait before acting; required for `delay`.
+            /// Milliseconds to wait before acting. `delay` needs one wait (this, `min_ms` with `max_ms`, or `median_ms` with `sigma`); at most one may be given.
             ///
             /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/delay_ms`.
             internal var delayMs: Swift.Int?
+            /// A wait drawn uniformly between `min_ms` and `max_ms` (with `max_ms`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/min_ms`.
+            internal var minMs: Swift.Int?
+            /// Upper bound of the uniform wait, not less than `min_ms`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/max_ms`.
+            internal var maxMs: Swift.Int?
+            /// A log-normal wait with this median (with `sigma`); draws are capped at 60000.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/median_ms`.
+            internal var medianMs: Swift.Int?
+            /// Standard deviation of the log-normal wait's logarithm (0 waits exactly `median_ms`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/sigma`.
+            internal var sigma: Swift.Double?
+            /// `slow_body` only (required there): pieces the body is sent in.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/chunks`.
+            internal var chunks: Swift.Int?
+            /// `slow_body` only (required there): time over which the pieces are spread.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/duration_ms`.
+            internal var durationMs: Swift.Int?
+            /// `truncate` (required): body bytes sent before the connection closes. `garbage`: random bytes sent, 1 to 65536, 64 by default. Not allowed with other actions.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest/bytes`.
+            internal var bytes: Swift.Int?
             /// Creates a new `DevFaultRuleRequest`.
             ///
             /// - Parameters:
@@ -3407,7 +3438,14 @@ extension Components {
             ///   - seed: Makes the probability draws reproducible.
             ///   - status: Status of the `status` action.
             ///   - retryAfter: `Retry-After` seconds of the `status` action.
-            ///   - delayMs: Milliseconds to wait before acting; required for `delay`.
+            ///   - delayMs: Milliseconds to wait before acting. `delay` needs one wait (this, `min_ms` with `max_ms`, or `median_ms` with `sigma`); at most one may be given.
+            ///   - minMs: A wait drawn uniformly between `min_ms` and `max_ms` (with `max_ms`).
+            ///   - maxMs: Upper bound of the uniform wait, not less than `min_ms`.
+            ///   - medianMs: A log-normal wait with this median (with `sigma`); draws are capped at 60000.
+            ///   - sigma: Standard deviation of the log-normal wait's logarithm (0 waits exactly `median_ms`).
+            ///   - chunks: `slow_body` only (required there): pieces the body is sent in.
+            ///   - durationMs: `slow_body` only (required there): time over which the pieces are spread.
+            ///   - bytes: `truncate` (required): body bytes sent before the connection closes. `garbage`: random bytes sent, 1 to 65536, 64 by default. Not allowed with other actions.
             internal init(
                 method: Components.Schemas.DevFaultRuleRequest.MethodPayload? = nil,
                 path: Swift.String,
@@ -3417,7 +3455,14 @@ extension Components {
                 seed: Swift.Int? = nil,
                 status: Swift.Int? = nil,
                 retryAfter: Swift.Int? = nil,
-                delayMs: Swift.Int? = nil
+                delayMs: Swift.Int? = nil,
+                minMs: Swift.Int? = nil,
+                maxMs: Swift.Int? = nil,
+                medianMs: Swift.Int? = nil,
+                sigma: Swift.Double? = nil,
+                chunks: Swift.Int? = nil,
+                durationMs: Swift.Int? = nil,
+                bytes: Swift.Int? = nil
             ) {
                 self.method = method
                 self.path = path
@@ -3428,6 +3473,13 @@ extension Components {
                 self.status = status
                 self.retryAfter = retryAfter
                 self.delayMs = delayMs
+                self.minMs = minMs
+                self.maxMs = maxMs
+                self.medianMs = medianMs
+                self.sigma = sigma
+                self.chunks = chunks
+                self.durationMs = durationMs
+                self.bytes = bytes
             }
             internal enum CodingKeys: String, CodingKey {
                 case method
@@ -3439,6 +3491,13 @@ extension Components {
                 case status
                 case retryAfter = "retry_after"
                 case delayMs = "delay_ms"
+                case minMs = "min_ms"
+                case maxMs = "max_ms"
+                case medianMs = "median_ms"
+                case sigma
+                case chunks
+                case durationMs = "duration_ms"
+                case bytes
             }
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -3478,6 +3537,34 @@ extension Components {
                     Swift.Int.self,
                     forKey: .delayMs
                 )
+                self.minMs = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .minMs
+                )
+                self.maxMs = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .maxMs
+                )
+                self.medianMs = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .medianMs
+                )
+                self.sigma = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .sigma
+                )
+                self.chunks = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .chunks
+                )
+                self.durationMs = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .durationMs
+                )
+                self.bytes = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .bytes
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "method",
                     "path",
@@ -3487,7 +3574,14 @@ extension Components {
                     "seed",
                     "status",
                     "retry_after",
-                    "delay_ms"
+                    "delay_ms",
+                    "min_ms",
+                    "max_ms",
+                    "median_ms",
+                    "sigma",
+                    "chunks",
+                    "duration_ms",
+                    "bytes"
                 ])
             }
         }
@@ -3513,6 +3607,9 @@ extension Components {
                 case status = "status"
                 case dropRequest = "drop_request"
                 case dropResponse = "drop_response"
+                case slowBody = "slow_body"
+                case truncate = "truncate"
+                case garbage = "garbage"
             }
             /// - Remark: Generated from `#/components/schemas/DevFaultRule/action`.
             internal var action: Components.Schemas.DevFaultRule.ActionPayload
@@ -3528,6 +3625,20 @@ extension Components {
             internal var retryAfter: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/DevFaultRule/delay_ms`.
             internal var delayMs: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/min_ms`.
+            internal var minMs: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/max_ms`.
+            internal var maxMs: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/median_ms`.
+            internal var medianMs: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/sigma`.
+            internal var sigma: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/chunks`.
+            internal var chunks: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/duration_ms`.
+            internal var durationMs: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/DevFaultRule/bytes`.
+            internal var bytes: Swift.Int?
             /// How often the rule has fired.
             ///
             /// - Remark: Generated from `#/components/schemas/DevFaultRule/fired`.
@@ -3549,6 +3660,13 @@ extension Components {
             ///   - status:
             ///   - retryAfter:
             ///   - delayMs:
+            ///   - minMs:
+            ///   - maxMs:
+            ///   - medianMs:
+            ///   - sigma:
+            ///   - chunks:
+            ///   - durationMs:
+            ///   - bytes:
             ///   - fired: How often the rule has fired.
             ///   - active: `false` once a rule with `times` has fired that often.
             internal init(
@@ -3562,6 +3680,13 @@ extension Components {
                 status: Swift.Int,
                 retryAfter: Swift.Int? = nil,
                 delayMs: Swift.Int,
+                minMs: Swift.Int? = nil,
+                maxMs: Swift.Int? = nil,
+                medianMs: Swift.Int? = nil,
+                sigma: Swift.Double? = nil,
+                chunks: Swift.Int? = nil,
+                durationMs: Swift.Int? = nil,
+                bytes: Swift.Int? = nil,
                 fired: Swift.Int,
                 active: Swift.Bool
             ) {
@@ -3575,6 +3700,13 @@ extension Components {
                 self.status = status
                 self.retryAfter = retryAfter
                 self.delayMs = delayMs
+                self.minMs = minMs
+                self.maxMs = maxMs
+                self.medianMs = medianMs
+                self.sigma = sigma
+                self.chunks = chunks
+                self.durationMs = durationMs
+                self.bytes = bytes
                 self.fired = fired
                 self.active = active
             }
@@ -3589,6 +3721,13 @@ extension Components {
                 case status
                 case retryAfter = "retry_after"
                 case delayMs = "delay_ms"
+                case minMs = "min_ms"
+                case maxMs = "max_ms"
+                case medianMs = "median_ms"
+                case sigma
+                case chunks
+                case durationMs = "duration_ms"
+                case bytes
                 case fired
                 case active
             }
@@ -3634,6 +3773,34 @@ extension Components {
                     Swift.Int.self,
                     forKey: .delayMs
                 )
+                self.minMs = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .minMs
+                )
+                self.maxMs = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .maxMs
+                )
+                self.medianMs = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .medianMs
+                )
+                self.sigma = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .sigma
+                )
+                self.chunks = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .chunks
+                )
+                self.durationMs = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .durationMs
+                )
+                self.bytes = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .bytes
+                )
                 self.fired = try container.decode(
                     Swift.Int.self,
                     forKey: .fired
@@ -3653,6 +3820,13 @@ extension Components {
                     "status",
                     "retry_after",
                     "delay_ms",
+                    "min_ms",
+                    "max_ms",
+                    "median_ms",
+                    "sigma",
+                    "chunks",
+                    "duration_ms",
+                    "bytes",
                     "fired",
                     "active"
                 ])
@@ -3897,6 +4071,9 @@ extension Components {
                 case status = "status"
                 case dropRequest = "drop_request"
                 case dropResponse = "drop_response"
+                case slowBody = "slow_body"
+                case truncate = "truncate"
+                case garbage = "garbage"
             }
             /// - Remark: Generated from `#/components/schemas/DevFiredFault/action`.
             internal var action: Components.Schemas.DevFiredFault.ActionPayload
@@ -3966,6 +4143,7 @@ extension Components {
             internal enum DroppedPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case dropRequest = "drop_request"
                 case dropResponse = "drop_response"
+                case garbage = "garbage"
             }
             /// Present when a fault closed the connection instead of answering (the status was never sent).
             ///

@@ -65,6 +65,42 @@ final class RawConnection {
         return (String(decoding: received, as: UTF8.self), false)
     }
 
+    /// Everything that arrives until the peer closes or `timeout` passes, piece by piece with the
+    /// time each piece arrived. The blocking reads run on a dispatch thread, so an in-process
+    /// server keeps the cooperative threads it needs to answer meanwhile.
+    func arrivals(timeout: Duration) async -> (pieces: [(at: ContinuousClock.Instant, bytes: [UInt8])], closed: Bool) {
+        let descriptor = self.descriptor
+        let result = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Self.blockingArrivals(descriptor: descriptor, timeout: timeout))
+            }
+        }
+        return (result.pieces.map { ($0.at, $0.bytes) }, result.closed)
+    }
+
+    private struct Piece: Sendable {
+        var at: ContinuousClock.Instant
+        var bytes: [UInt8]
+    }
+
+    private static func blockingArrivals(descriptor: Int32, timeout: Duration) -> (pieces: [Piece], closed: Bool) {
+        let deadline = ContinuousClock.now + timeout
+        var pieces: [Piece] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while ContinuousClock.now < deadline {
+            var slice = timeval(tv_sec: 0, tv_usec: 50_000)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &slice, socklen_t(MemoryLayout<timeval>.size))
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return (pieces, true) }
+            if count > 0 {
+                pieces.append(Piece(at: ContinuousClock.now, bytes: Array(buffer[0..<count])))
+            } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
+                return (pieces, true)
+            }
+        }
+        return (pieces, false)
+    }
+
     /// Sends a whole request and reads the response head's status code (bounded).
     func exchange(_ request: String, timeout: Duration = .seconds(10)) throws -> Int? {
         try send(request)

@@ -93,6 +93,14 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration? = .seconds(30)
     /// The most connections served at once; further ones wait in the listen backlog.
     public var maxConnections = 512
+    /// With TLS and HTTP/2: a connection older than this is sent GOAWAY, and closed
+    /// ``http2GracefulCloseTimeout`` later whatever the client does; `nil` lets it live as long as
+    /// it is used. One hour by default.
+    public var maxConnectionAge: Duration? = .seconds(3600)
+
+    /// How long an HTTP/2 connection that was sent GOAWAY may finish its streams before it is
+    /// closed: the idle timeout, or 30 seconds without one.
+    public var http2GracefulCloseTimeout: Duration { idleTimeout ?? .seconds(30) }
     /// The most tenant databases kept open; the least recently used beyond it are closed and
     /// reopened on demand.
     public var maxOpenTenants = 32

@@ -74,6 +74,11 @@ struct EduGoServerCommand: AsyncParsableCommand {
     var maxConnections: Int?
 
     @Option(
+        name: .customLong("max-connection-age"),
+        help: "With TLS and HTTP/2: seconds before a connection is sent GOAWAY (closed one idle timeout later whatever the client does); 0 never. [EDUGO_MAX_CONNECTION_AGE] (default: 3600)")
+    var maxConnectionAge: Int?
+
+    @Option(
         name: .customLong("change-retention"),
         help: "Seconds the change feed keeps changes and deletions; an older cursor answers 410 and the client syncs from scratch. [EDUGO_CHANGE_RETENTION] (default: 2592000, 30 days)")
     var changeRetention: Int?
@@ -251,6 +256,9 @@ struct EduGoServerCommand: AsyncParsableCommand {
         }
         if let count = try number(maxConnections, "EDUGO_MAX_CONNECTIONS", "max-connections", 1...1_000_000) {
             configuration.maxConnections = count
+        }
+        if let seconds = try number(maxConnectionAge, "EDUGO_MAX_CONNECTION_AGE", "max-connection-age", 0...(30 * 86400)) {
+            configuration.maxConnectionAge = seconds == 0 ? nil : .seconds(seconds)
         }
         if let bytes = try number(maxMediaSize, "EDUGO_MAX_MEDIA_SIZE", "max-media-size", 1...(1 << 40)) {
             configuration.maxMediaSize = bytes

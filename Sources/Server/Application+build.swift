@@ -91,7 +91,9 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
         storage: configuration.storage, maxOpenTenants: configuration.maxOpenTenants, now: configuration.now,
         transactionObserver: transactionObserver)
     try await StartupChecks.handleDemoTenants(configuration, tenants: tenants, logger: logger)
-    let passwords = PasswordHasher(cost: configuration.passwordHashCost)
+    let passwords = PasswordHasher(
+        cost: configuration.passwordHashCost, maxConcurrent: configuration.maxConcurrentPasswordHashes,
+        maxWaiting: configuration.maxWaitingPasswordHashes)
     if configuration.seedDemoData {
         try await seedDemoTenants(tenants, passwords: passwords, now: configuration.now(), logger: logger)
     }

@@ -101,6 +101,11 @@ public struct ServerConfiguration: Sendable {
     /// How long an HTTP/2 connection that was sent GOAWAY may finish its streams before it is
     /// closed: the idle timeout, or 30 seconds without one.
     public var http2GracefulCloseTimeout: Duration { idleTimeout ?? .seconds(30) }
+    /// The most bcrypt hashes running at once, server-wide; `nil` is one per processor (at least two).
+    public var maxConcurrentPasswordHashes: Int? = nil
+    /// The most requests waiting for a bcrypt slot; further ones answer `503 hashing_busy` with
+    /// `Retry-After`. `nil` is 32 per slot.
+    public var maxWaitingPasswordHashes: Int? = nil
     /// The most tenant databases kept open; the least recently used beyond it are closed and
     /// reopened on demand.
     public var maxOpenTenants = 32

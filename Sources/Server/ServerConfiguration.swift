@@ -74,7 +74,8 @@ public struct ServerConfiguration: Sendable {
 
     // MARK: - Hardening (issue 13)
 
-    /// Deletes the `demo` and `acme` tenants (published passwords) at start.
+    /// Deletes, at start, the `demo` and `acme` tenants and every other tenant in which a published
+    /// (seeded) password still signs in, such as the test tenants of `POST /__dev/tenants`.
     public var dropDemoTenants = false
     /// Extra `Host` names a dev-mode server answers to (besides localhost, 127.0.0.1 and [::1]);
     /// any other name answers 421, which stops DNS rebinding.

@@ -40,7 +40,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
 
     @Flag(
         name: .customLong("drop-demo-tenants"),
-        help: "Delete the demo and acme tenants (published passwords) at start. [EDUGO_DROP_DEMO_TENANTS=1]")
+        help: "Delete every tenant in which a published password still signs in (demo, acme, test tenants of POST /__dev/tenants) at start. [EDUGO_DROP_DEMO_TENANTS=1]")
     var dropDemoTenants = false
 
     @Option(

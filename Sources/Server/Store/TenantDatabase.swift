@@ -9,7 +9,9 @@ struct TenantDatabase: Sendable {
     let tenantID: TenantID
     let writer: any DatabaseWriter
     /// Users of recently authenticated live sessions, emptied by every commit that changes
-    /// `users` or `sessions`.
+    /// `users` or `sessions`. One per tenant id, shared by every pool opened for the tenant
+    /// (``TenantRegistry`` keeps it across closing and reopening), so a commit through any of
+    /// them empties the one cache every request reads.
     let liveSessions: LiveSessionCache
     /// Lists' totals, each kept for as long as the change sequence it was counted at.
     let listTotals = ListTotals()
@@ -19,9 +21,11 @@ struct TenantDatabase: Sendable {
     /// - Parameters:
     ///   - transactionObserver: Told how long each transaction took (`BEGIN` to `COMMIT`/`ROLLBACK`).
     ///   - now: The server's clock, which dates each entry of the change log.
+    ///   - liveSessions: The tenant's live-session cache; the registry passes the one it keeps
+    ///     for the tenant id.
     static func open(
         tenantID: TenantID, at url: URL?, transactionObserver: (@Sendable (Duration) -> Void)? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, liveSessions: LiveSessionCache = LiveSessionCache()
     ) throws -> TenantDatabase {
         let writer: any DatabaseWriter
         var configuration = Configuration()
@@ -45,7 +49,6 @@ struct TenantDatabase: Sendable {
             writer = try DatabaseQueue(configuration: configuration)
         }
         try TenantMigrations.migrator.migrate(writer)
-        let liveSessions = LiveSessionCache()
         writer.add(transactionObserver: LiveSessionCache.Invalidator(liveSessions), extent: .databaseLifetime)
         return TenantDatabase(tenantID: tenantID, writer: writer, liveSessions: liveSessions)
     }

@@ -88,7 +88,10 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
     }
     let signingKey = try SigningKey.loadOrCreate(storage: configuration.storage)
     let tenants = try TenantRegistry(
-        storage: configuration.storage, maxOpenTenants: configuration.maxOpenTenants, now: configuration.now,
+        storage: configuration.storage,
+        maxOpenTenants: DescriptorBudget.openTenantCap(
+            configured: configuration.maxOpenTenants, limit: DescriptorBudget.processLimit()),
+        now: configuration.now,
         transactionObserver: transactionObserver)
     try await StartupChecks.handleDemoTenants(configuration, tenants: tenants, logger: logger)
     let passwords = PasswordHasher(

@@ -108,7 +108,8 @@ public struct ServerConfiguration: Sendable {
     /// `Retry-After`. `nil` is 32 per slot.
     public var maxWaitingPasswordHashes: Int? = nil
     /// The most tenant databases kept open; the least recently used beyond it are closed and
-    /// reopened on demand.
+    /// reopened on demand. Lowered at start to what the process's descriptor limit
+    /// (`ulimit -n`) allows.
     public var maxOpenTenants = 32
 
     // MARK: - Lesson media (issue 15)

@@ -97,7 +97,8 @@ import Testing
                     try await Task.sleep(for: .milliseconds(50))
                 }
                 #expect(try await statuses.allSatisfy { $0 == 413 })
-                #expect(slowest < .milliseconds(500), "slowest /health took \(slowest)")
+                // (With the old type-by-type decoding and the 1 MiB limit: 15.6 s in a debug build.)
+                #expect(slowest < .seconds(3), "slowest /health took \(slowest)")
                 #expect(await server.stop())
             } catch {
                 await server.kill()

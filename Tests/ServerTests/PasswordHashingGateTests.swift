@@ -6,14 +6,16 @@ import Testing
 
 /// Audit issue 31, item 5: a server-wide bound on concurrent bcrypt work; past it and its queue,
 /// `503 hashing_busy` with `Retry-After`.
-@Suite struct PasswordHashingGateTests {
+@Suite(.timeLimit(.minutes(2))) struct PasswordHashingGateTests {
     @Test("the gate runs `slots` at once, queues `queue` more in order and refuses the rest")
     func gateBoundsWork() async throws {
         let gate = PasswordHashingGate(slots: 1, queue: 1)
         #expect(await gate.enter())
         // A second caller waits for the slot
         let waiter = Task { await gate.enter() }
-        while await !gate.hasWaiters { await Task.yield() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while await !gate.hasWaiters, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(await gate.hasWaiters, "the second caller did not wait")
         // A third finds the slot taken and the queue full
         #expect(await !gate.enter())
         // When the first leaves, the waiter gets the slot

@@ -59,6 +59,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // HTTPParserError: a body the HTTP/1 parser cannot read is the client's error (400).
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // TLSUserEvent: a TLS connection's handshake deadline ends when its handshake completes.
+                .product(name: "NIOTLS", package: "swift-nio"),
             ],
             path: "Sources/Server",
             resources: [.copy("Resources/openapi.yaml"), .copy("Resources/Console")],
@@ -122,6 +124,12 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+                // TLS connection limits of the real binary: a real HTTP/2 and HTTP/1.1 client, and a
+                // TLS client that speaks HTTP/2's preface and then ignores the server.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings
         ),

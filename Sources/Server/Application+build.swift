@@ -41,18 +41,36 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
 }
 
 /// Plain HTTP/1.1, or HTTPS (HTTP/2 by ALPN with HTTP/1.1 alongside) when the configuration has a TLS identity.
+///
+/// Over TLS the handshake must complete within the idle timeout, and an HTTP/2 connection gets
+/// GOAWAY at ``ServerConfiguration/maxConnectionAge`` and is closed one grace period later
+/// whatever the client does (see ``TLSConnectionDeadlines``).
 func serverBuilder(_ configuration: ServerConfiguration) throws -> HTTPServerBuilder {
     let idleTimeout = configuration.idleTimeout.map { TimeAmount.nanoseconds($0.nanoseconds) }
+    let http1 = HTTP1Channel.Configuration(idleTimeout: idleTimeout)
     guard let tls = configuration.tls else {
-        return .http1(configuration: .init(idleTimeout: idleTimeout))
+        return .http1(configuration: http1)
     }
-    if configuration.offersHTTP2 {
-        let stream = HTTP1Channel.Configuration(idleTimeout: idleTimeout)
-        return try .http2Upgrade(
-            tlsConfiguration: tls.serverConfiguration(),
-            configuration: .init(idleTimeout: configuration.idleTimeout, streamConfiguration: stream))
+    let tlsConfiguration = tls.serverConfiguration()
+    let grace = configuration.http2GracefulCloseTimeout
+    let limits = TLSConnectionDeadlines.Limits(
+        handshake: configuration.idleTimeout, http2Lifetime: configuration.maxConnectionAge.map { $0 + grace })
+    guard configuration.offersHTTP2 else {
+        return HTTPServerBuilder { responder in
+            TLSDeadlineChannel(
+                base: try TLSChannel(HTTP1Channel(responder: responder, configuration: http1), tlsConfiguration: tlsConfiguration),
+                limits: limits)
+        }
     }
-    return try .tls(.http1(configuration: .init(idleTimeout: idleTimeout)), tlsConfiguration: tls.serverConfiguration())
+    var http2 = HTTP2ChannelConfiguration(
+        idleTimeout: configuration.idleTimeout, gracefulCloseTimeout: grace, streamConfiguration: http1)
+    // Set apart: HTTP2ChannelConfiguration's initializer does not store its maxAgeTimeout argument.
+    http2.maxAgeTimeout = configuration.maxConnectionAge
+    return HTTPServerBuilder { [http2] responder in
+        TLSDeadlineChannel(
+            base: try HTTP2UpgradeChannel(tlsConfiguration: tlsConfiguration, configuration: http2, responder: responder),
+            limits: limits)
+    }
 }
 
 /// Opens storage (seeding the demo tenants that do not exist yet), loads the signing key and builds the shared services.
@@ -72,10 +90,15 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
     let changeHub = ChangeHub(
         limits: .init(perUser: configuration.maxEventStreamsPerUser, total: configuration.maxEventStreams), metrics: metrics)
     let tenants = try TenantRegistry(
-        storage: configuration.storage, maxOpenTenants: configuration.maxOpenTenants, now: configuration.now,
+        storage: configuration.storage,
+        maxOpenTenants: DescriptorBudget.openTenantCap(
+            configured: configuration.maxOpenTenants, limit: DescriptorBudget.processLimit()),
+        now: configuration.now,
         transactionObserver: transactionObserver, changeHub: changeHub)
     try await StartupChecks.handleDemoTenants(configuration, tenants: tenants, logger: logger)
-    let passwords = PasswordHasher(cost: configuration.passwordHashCost)
+    let passwords = PasswordHasher(
+        cost: configuration.passwordHashCost, maxConcurrent: configuration.maxConcurrentPasswordHashes,
+        maxWaiting: configuration.maxWaitingPasswordHashes)
     if configuration.seedDemoData {
         try await seedDemoTenants(tenants, passwords: passwords, now: configuration.now(), logger: logger)
     }

@@ -39,4 +39,7 @@ struct Dependencies: Sendable {
 
     var now: Date { configuration.now() }
     var bodyLimit: Int { configuration.maxBodySize }
+    /// The body limit of the unauthenticated auth endpoints: a login or a registration is a few
+    /// hundred bytes, so 8 KiB (or the general limit, if lower) leaves room and nothing more.
+    var authBodyLimit: Int { min(8 << 10, configuration.maxBodySize) }
 }

@@ -90,7 +90,8 @@ public struct ServerConfiguration: Sendable {
 
     // MARK: - Hardening (issue 13)
 
-    /// Deletes the `demo` and `acme` tenants (published passwords) at start.
+    /// Deletes, at start, the `demo` and `acme` tenants and every other tenant in which a published
+    /// (seeded) password still signs in, such as the test tenants of `POST /__dev/tenants`.
     public var dropDemoTenants = false
     /// Extra `Host` names a dev-mode server answers to (besides localhost, 127.0.0.1 and [::1]);
     /// any other name answers 421, which stops DNS rebinding.
@@ -109,8 +110,22 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration? = .seconds(30)
     /// The most connections served at once; further ones wait in the listen backlog.
     public var maxConnections = 512
+    /// With TLS and HTTP/2: a connection older than this is sent GOAWAY, and closed
+    /// ``http2GracefulCloseTimeout`` later whatever the client does; `nil` lets it live as long as
+    /// it is used. One hour by default.
+    public var maxConnectionAge: Duration? = .seconds(3600)
+
+    /// How long an HTTP/2 connection that was sent GOAWAY may finish its streams before it is
+    /// closed: the idle timeout, or 30 seconds without one.
+    public var http2GracefulCloseTimeout: Duration { idleTimeout ?? .seconds(30) }
+    /// The most bcrypt hashes running at once, server-wide; `nil` is one per processor (at least two).
+    public var maxConcurrentPasswordHashes: Int? = nil
+    /// The most requests waiting for a bcrypt slot; further ones answer `503 hashing_busy` with
+    /// `Retry-After`. `nil` is 32 per slot.
+    public var maxWaitingPasswordHashes: Int? = nil
     /// The most tenant databases kept open; the least recently used beyond it are closed and
-    /// reopened on demand.
+    /// reopened on demand. Lowered at start to what the process's descriptor limit
+    /// (`ulimit -n`) allows.
     public var maxOpenTenants = 32
 
     // MARK: - Lesson media (issue 15)

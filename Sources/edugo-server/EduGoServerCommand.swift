@@ -40,7 +40,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
 
     @Flag(
         name: .customLong("drop-demo-tenants"),
-        help: "Delete the demo and acme tenants (published passwords) at start. [EDUGO_DROP_DEMO_TENANTS=1]")
+        help: "Delete every tenant in which a published password still signs in (demo, acme, test tenants of POST /__dev/tenants) at start. [EDUGO_DROP_DEMO_TENANTS=1]")
     var dropDemoTenants = false
 
     @Option(
@@ -72,6 +72,11 @@ struct EduGoServerCommand: AsyncParsableCommand {
         name: .customLong("max-connections"),
         help: "Most connections served at once; more wait in the backlog. [EDUGO_MAX_CONNECTIONS] (default: 512)")
     var maxConnections: Int?
+
+    @Option(
+        name: .customLong("max-connection-age"),
+        help: "With TLS and HTTP/2: seconds before a connection is sent GOAWAY (closed one idle timeout later whatever the client does); 0 never. [EDUGO_MAX_CONNECTION_AGE] (default: 3600)")
+    var maxConnectionAge: Int?
 
     @Option(
         name: .customLong("change-retention"),
@@ -268,6 +273,9 @@ struct EduGoServerCommand: AsyncParsableCommand {
         }
         if let cost = try number(passwordHashCost, "EDUGO_PASSWORD_HASH_COST", "password-hash-cost", 4...31) {
             configuration.passwordHashCost = UInt8(cost)
+        }
+        if let seconds = try number(maxConnectionAge, "EDUGO_MAX_CONNECTION_AGE", "max-connection-age", 0...(30 * 86400)) {
+            configuration.maxConnectionAge = seconds == 0 ? nil : .seconds(seconds)
         }
         if let bytes = try number(maxMediaSize, "EDUGO_MAX_MEDIA_SIZE", "max-media-size", 1...(1 << 40)) {
             configuration.maxMediaSize = bytes

@@ -128,6 +128,37 @@ struct ConnectionLimitTests {
             }
         }
     }
+
+    @Test("40 dev tenants under ulimit -n 64: none answers 500, and the first and the last still sign in")
+    func tenantsUnderALowDescriptorLimit() async throws {
+        try await withTemporaryDirectory { directory in
+            let server = try await ServerProcess.launch(
+                dataDirectory: directory, arguments: ["--rate-limit-multiplier", "10"], fileLimit: 64)
+            try await running(server) { client in
+                var tenants: [DevTenantBody] = []
+                for index in 0..<40 {
+                    let response = try await client.send("POST", "/__dev/tenants")
+                    try #require(response.status == 201, "tenant #\(index) answered \(response.status): \(response.text)")
+                    tenants.append(try response.decode(DevTenantBody.self))
+                }
+                for tenant in [try #require(tenants.first), try #require(tenants.last)] {
+                    let admin = try #require(tenant.accounts.first { $0.role == "admin" })
+                    let login = try await client.login(
+                        Credentials(email: admin.email, password: admin.password, tenant: tenant.tenantId))
+                    #expect(login.status == 200, "tenant \(tenant.tenantId): \(login.text)")
+                }
+            }
+        }
+    }
+
+    @Test("the open-tenant cap follows the descriptor limit: a quarter (at least 32) kept back, 15 per tenant")
+    func openTenantCapFollowsTheLimit() {
+        #expect(DescriptorBudget.openTenantCap(configured: 32, limit: 64) == 2)
+        #expect(DescriptorBudget.openTenantCap(configured: 32, limit: 256) == 12)
+        #expect(DescriptorBudget.openTenantCap(configured: 32, limit: 4096) == 32)
+        #expect(DescriptorBudget.openTenantCap(configured: 32, limit: 16) == 1)
+        #expect(DescriptorBudget.openTenantCap(configured: 32, limit: nil) == 32)
+    }
 }
 
 struct DevTenantBody: Decodable {

@@ -9,17 +9,24 @@ import Testing
 @Suite struct EmailHardeningTests {
     // MARK: Item 4: the rate limiter's table
 
-    @Test("logins with huge emails answer 400 and leave no key in the rate limiter")
+    @Test("logins with huge emails answer 400 (413 past 8 KiB) and build no key from the email")
     func hugeEmailsBuildNoKeys() async throws {
         try await withServer(exposing: .testing()) { client, deps in
-            // Given 30 logins, each with a different ~100 KB email
+            // Given 30 logins, each with a different ~7 KB email
             for index in 0..<30 {
-                let email = String(repeating: "a", count: 100_000) + "\(index)@demo.edugo.dev"
+                let email = String(repeating: "a", count: 7_000) + "\(index)@demo.edugo.dev"
                 let response = try await client.login(email: email, password: "Wrong-Password-1", tenant: "demo")
-                // Then each is refused as invalid, before any rate-limit key exists
+                // Then each is refused as invalid, before any account key exists
                 try expectProblem(response, .badRequest, "validation_failed")
             }
-            #expect(await deps.rateLimiter.keyCount == 0)
+            // And the only key is the address's attempt budget, counted before the body was read
+            #expect(await deps.rateLimiter.keyCount == 1)
+
+            // And a ~100 KB email is not even read
+            let huge = String(repeating: "a", count: 100_000) + "@demo.edugo.dev"
+            try expectProblem(
+                try await client.login(email: huge, password: "Wrong-Password-1", tenant: "demo"), .contentTooLarge,
+                "payload_too_large")
         }
     }
 

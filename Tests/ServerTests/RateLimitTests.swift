@@ -183,8 +183,9 @@ import Testing
             try expectProblem(account, .tooManyRequests, "rate_limited")
             #expect(account.headers[.retryAfter] == "60")
 
-            // And another account from the same address gets the address's remaining two
-            for _ in 0..<2 { #expect(try await client.login(.demoTeacher).status == .ok) }
+            // And another account from the same address gets the address's remaining one (every
+            // attempt counted against the address before its body was read, the throttled one too)
+            #expect(try await client.login(.demoTeacher).status == .ok)
             try expectProblem(try await client.login(.demoTeacher), .tooManyRequests, "rate_limited")
         }
     }

@@ -22,14 +22,15 @@ struct AuthRoutes {
     /// someone tried to register with the address.
     @Sendable func register(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let tenant = try await deps.authenticator.namedTenant(request)
-        let body = try await RequestBody.decode(
-            RegisterRequest.self, from: request, allowedKeys: RegisterRequest.keys, limit: deps.bodyLimit)
-        try body.validate()
+        // Counted before the body is read: an address out of budget costs no parsing.
         try await deps.rateLimiter.consume(
             .address("register", tenant: tenant.tenantID, context.clientAddress),
             deps.configuration.rateLimits.registerPerAddress)
+        let body = try await RequestBody.decode(
+            RegisterRequest.self, from: request, allowedKeys: RegisterRequest.keys, limit: deps.authBodyLimit)
+        try body.validate()
         // The same bcrypt for a new and a taken address: the timing tells nothing either.
-        let hash = await deps.passwords.hash(body.password)
+        let hash = try await deps.passwords.hash(body.password)
         let token = SecureToken.generate()
         let expires = deps.now.addingTimeInterval(deps.configuration.verificationTokenLifetime.timeInterval)
         let outcome = try await AccountWriter(deps: deps).register(
@@ -69,14 +70,14 @@ struct AuthRoutes {
         to eligible: @escaping @Sendable (UserRecord) -> Bool
     ) async throws -> (TenantStore, (UserRecord, String)?) {
         let tenant = try await deps.authenticator.namedTenant(request)
+        // The address is counted before the body is read (an address out of budget costs no
+        // parsing), the account once the body names it.
+        try await deps.rateLimiter.consume(.address(scope, tenant: tenant.tenantID, context.clientAddress), limits.perAddress)
         let body = try await RequestBody.decode(
-            ForgotPasswordRequest.self, from: request, allowedKeys: ForgotPasswordRequest.keys, limit: deps.bodyLimit)
+            ForgotPasswordRequest.self, from: request, allowedKeys: ForgotPasswordRequest.keys, limit: deps.authBodyLimit)
         if let error = UserValidation.email(body.email) { throw APIError.validation([error]) }
         let emailKey = UserRecord.emailKey(body.email)
-        try await deps.rateLimiter.reserve([
-            (.address(scope, tenant: tenant.tenantID, context.clientAddress), limits.perAddress),
-            (.account(scope, tenant: tenant.tenantID, emailKey: emailKey), limits.perAccount),
-        ])
+        try await deps.rateLimiter.consume(.account(scope, tenant: tenant.tenantID, emailKey: emailKey), limits.perAccount)
         let token = SecureToken.generate()
         let now = deps.now
         let expires = now.addingTimeInterval(lifetime.timeInterval)
@@ -88,32 +89,41 @@ struct AuthRoutes {
 
     @Sendable func login(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let tenant = try await deps.authenticator.namedTenant(request)
+        let limits = deps.configuration.rateLimits
+        // Every attempt counts against the address before its body is read: an address out of
+        // budget costs no parsing, and a body that is refused still counts.
+        try await deps.rateLimiter.consume(
+            .address("login-attempt", tenant: tenant.tenantID, context.clientAddress), limits.loginAttemptsPerAddress)
         let body = try await RequestBody.decode(
-            LoginRequest.self, from: request, allowedKeys: LoginRequest.keys, limit: deps.bodyLimit)
+            LoginRequest.self, from: request, allowedKeys: LoginRequest.keys, limit: deps.authBodyLimit)
         // Validated before any key is built: a key never grows with what a client sends.
         if let error = UserValidation.email(body.email) { throw APIError.validation([error]) }
-        let limits = deps.configuration.rateLimits
         let emailKey = UserRecord.emailKey(body.email)
         let accountKey = RateLimitKey.account("login", tenant: tenant.tenantID, emailKey: emailKey)
         let addressKey = RateLimitKey.address("login", tenant: tenant.tenantID, context.clientAddress)
-        // Reserve the attempt against every key before the bcrypt, in one step: concurrent
-        // attempts cannot all pass a check before any of them is counted. The failure keys are
-        // given back on a successful sign-in; the attempt keys never are, since a correct
-        // password costs the same bcrypt as a wrong one.
+        // Reserve the attempt against the account's keys and the address's failures before the
+        // bcrypt, in one step: concurrent attempts cannot all pass a check before any of them is
+        // counted. The failure keys are given back on a successful sign-in; the attempt keys
+        // never are, since a correct password costs the same bcrypt as a wrong one.
         let reservation = try await deps.rateLimiter.reserve([
             (addressKey, limits.loginPerAddress),
             (accountKey, limits.loginPerAccount),
-            (.address("login-attempt", tenant: tenant.tenantID, context.clientAddress), limits.loginAttemptsPerAddress),
             (.account("login-attempt", tenant: tenant.tenantID, emailKey: emailKey), limits.loginAttemptsPerAccount),
         ])
 
         let user = try await tenant.user(emailKey: emailKey)
         let passwordMatches: Bool
-        if let user {
-            passwordMatches = await deps.passwords.verify(body.password, hash: user.passwordHash)
-        } else {
-            await deps.passwords.verifyAgainstDummy(body.password)
-            passwordMatches = false
+        do {
+            if let user {
+                passwordMatches = try await deps.passwords.verify(body.password, hash: user.passwordHash)
+            } else {
+                try await deps.passwords.verifyAgainstDummy(body.password)
+                passwordMatches = false
+            }
+        } catch {
+            // No password was checked (the server is busy): not a failure of this account.
+            await deps.rateLimiter.release(reservation, only: [addressKey, accountKey])
+            throw error
         }
         guard let user, passwordMatches else {
             throw APIError.invalidCredentials
@@ -137,7 +147,7 @@ struct AuthRoutes {
             .address("refresh", tenant: tenant.tenantID, context.clientAddress),
             deps.configuration.rateLimits.refreshPerAddress)
         let body = try await RequestBody.decode(
-            RefreshRequest.self, from: request, allowedKeys: RefreshRequest.keys, limit: deps.bodyLimit)
+            RefreshRequest.self, from: request, allowedKeys: RefreshRequest.keys, limit: deps.authBodyLimit)
         let pair = try await SessionIssuer(deps: deps).rotate(refreshToken: body.refreshToken, in: tenant)
         return try JSONResponse.make(pair)
     }
@@ -163,14 +173,14 @@ struct AuthRoutes {
     @Sendable func resetPassword(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let tenant = try await deps.authenticator.namedTenant(request)
         let body = try await RequestBody.decode(
-            ResetPasswordRequest.self, from: request, allowedKeys: ResetPasswordRequest.keys, limit: deps.bodyLimit)
+            ResetPasswordRequest.self, from: request, allowedKeys: ResetPasswordRequest.keys, limit: deps.authBodyLimit)
         if let error = UserValidation.password(body.password) { throw APIError.validation([error]) }
         let tokenHash = SecureToken.hash(body.token)
         let now = deps.now
         guard try await tenant.isEmailTokenUsable(tokenHash, kind: .resetPassword, now: now) else {
             throw APIError.invalidEmailToken
         }
-        let newHash = await deps.passwords.hash(body.password)
+        let newHash = try await deps.passwords.hash(body.password)
         // The token is checked again in the transaction that spends it: two resets racing with
         // one token cannot both pass.
         try await tenant.resetPassword(tokenHash: tokenHash, newPasswordHash: newHash, now: now)

@@ -89,14 +89,19 @@ actor RateLimiter {
     }
 
     /// Drops every key whose events all left their window; if that is not enough, forgets the
-    /// least recently used keys until the table is back to 90 % of its capacity.
+    /// least recently used address keys until the table is back to 90 % of its capacity.
+    ///
+    /// An account key that still holds events is never forgotten: otherwise flooding the table
+    /// from many addresses would reset an account's failure budget, and guessing its password
+    /// could go on. Account keys are bounded by the attempts the address budgets allow.
     private func shrink(now: Date) {
         entries = entries.filter { _, entry in
             (entry.events.last ?? .distantPast) > now.addingTimeInterval(-entry.window)
         }
         let target = capacity - capacity / 10
         guard entries.count > target else { return }
-        let byAge = entries.sorted { ($0.value.events.last ?? .distantPast) < ($1.value.events.last ?? .distantPast) }
+        let byAge = entries.filter { !$0.key.isAccount }
+            .sorted { ($0.value.events.last ?? .distantPast) < ($1.value.events.last ?? .distantPast) }
         for (key, _) in byAge.prefix(entries.count - target) { entries[key] = nil }
     }
 }

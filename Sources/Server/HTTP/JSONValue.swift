@@ -2,6 +2,9 @@ import Foundation
 
 /// A JSON document held as a value, used where the server must echo an already-encoded
 /// representation (the `current` member of a conflict) or inspect a body's keys before decoding.
+///
+/// The server reads request bodies into it with ``JSONParser``; its `Decodable` conformance
+/// (which tries each kind in turn) serves clients that decode a problem's `current`.
 public enum JSONValue: Sendable, Equatable, Codable {
     case null
     case bool(Bool)
@@ -49,9 +52,8 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
-    /// Encodes any value with the API's coders and reads it back as a `JSONValue`.
+    /// Encodes any value with the API's encoder and reads it back as a `JSONValue`.
     static func encoding(_ value: some Encodable) throws -> JSONValue {
-        let data = try APICoding.encoder.encode(value)
-        return try APICoding.decoder.decode(JSONValue.self, from: data)
+        try JSONParser.parse(try APICoding.encoder.encode(value), limits: .unbounded)
     }
 }

@@ -5,8 +5,8 @@ import Hummingbird
 enum RequestBody {
     /// Reads and decodes a JSON object body.
     ///
-    /// - Throws: `415 unsupported_media_type`, `413 payload_too_large`, `400 malformed_json`, or
-    ///   `400 validation_failed` for unknown members, missing members and wrong types.
+    /// - Throws: What ``readObject(from:limit:)`` throws, or `400 validation_failed` for unknown
+    ///   members, missing members and wrong types.
     static func decode<T: Decodable>(
         _ type: T.Type, from request: Request, allowedKeys: Set<String>, limit: Int
     ) async throws -> T {
@@ -24,18 +24,39 @@ enum RequestBody {
     }
 
     /// Reads a JSON object body, returning the raw bytes and the parsed members.
+    ///
+    /// The body is refused as soon as it is known to exceed `limit` (its `Content-Length`, or
+    /// its bytes as they stream in), and parsed under ``JSONParser/Limits/requestBody``.
+    /// - Throws: `415 unsupported_media_type`, `413 payload_too_large` (naming `limit`),
+    ///   `400 malformed_json`, `400 json_too_deep`, `400 json_too_many_elements`.
     static func readObject(from request: Request, limit: Int) async throws -> (Data, [String: JSONValue]) {
         guard let contentType = request.headers[.contentType], isJSON(contentType) else {
             throw APIError(
                 .unsupportedMediaType, code: "unsupported_media_type",
                 detail: "Send the body as application/json.")
         }
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw APIError.payloadTooLarge(limit: limit)
+        }
         var request = request
-        let buffer = try await request.collectBody(upTo: limit)
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: limit)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw APIError.payloadTooLarge(limit: limit)
+        }
         let data = Data(buffer: buffer)
         let value: JSONValue
         do {
-            value = try APICoding.decoder.decode(JSONValue.self, from: data)
+            value = try JSONParser.parse(data, limits: .requestBody)
+        } catch JSONParser.Failure.tooDeep {
+            throw APIError(
+                .badRequest, code: "json_too_deep",
+                detail: "The request body nests more than \(JSONParser.Limits.requestBody.depth) arrays and objects.")
+        } catch JSONParser.Failure.tooManyElements {
+            throw APIError(
+                .badRequest, code: "json_too_many_elements",
+                detail: "The request body holds more than \(JSONParser.Limits.requestBody.elements) values.")
         } catch {
             throw APIError(.badRequest, code: "malformed_json", detail: "The request body is not valid JSON.")
         }

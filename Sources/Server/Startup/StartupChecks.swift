@@ -22,23 +22,33 @@ enum StartupChecks {
         if configuration.seedDemoData { throw StartupError.demoAccountsOnNetwork(host: configuration.host) }
     }
 
-    /// Deletes the demo tenants when asked to, then refuses a non-loopback host while any
-    /// published demo account is still present.
+    /// The addresses of every account a seed plan makes (demo, acme and `POST /__dev/tenants`).
+    static var seedCatalogEmailKeys: [String] {
+        let plans = [Seeder.demo, Seeder.acme, Seeder.devTenant]
+        return plans.flatMap { plan in
+            SeedCatalog.accounts(domain: plan.domain, teachers: plan.teachers, students: plan.students)
+                .map { UserRecord.emailKey($0.email) }
+        }
+    }
+
+    /// With `--drop-demo-tenants`, deletes every tenant in which anyone could sign in with a
+    /// published password (and `demo` and `acme` in any case); then refuses a non-loopback host
+    /// while any such tenant is left.
     static func handleDemoTenants(
         _ configuration: ServerConfiguration, tenants: TenantRegistry, logger: Logger
     ) async throws {
-        if configuration.dropDemoTenants {
-            for id in demoTenantIDs where try await tenants.deleteTenant(id) {
-                logger.notice("deleted demo tenant", metadata: ["tenant": .string(id.rawValue)])
+        let networked = !HostAddress.isLoopback(configuration.host)
+        guard configuration.dropDemoTenants || networked else { return }
+        let emailKeys = seedCatalogEmailKeys
+        for id in try await tenants.tenantIDs() {
+            let published = try await tenants.store(for: id).publishedAccountCount(emailKeys: emailKeys)
+            guard published > 0 || (configuration.dropDemoTenants && demoTenantIDs.contains(id)) else { continue }
+            if configuration.dropDemoTenants {
+                _ = try await tenants.deleteTenant(id)
+                logger.notice("deleted a tenant with published passwords", metadata: ["tenant": .string(id.rawValue)])
+            } else {
+                throw StartupError.demoAccountsOnNetwork(host: configuration.host)
             }
-        }
-        guard !HostAddress.isLoopback(configuration.host) else { return }
-        let existing = Set(try await tenants.tenantIDs())
-        let published = Dictionary(grouping: DemoAccount.seeded, by: \.tenant)
-        for id in demoTenantIDs where existing.contains(id) {
-            let keys = (published[id.rawValue] ?? []).map { UserRecord.emailKey($0.email) }
-            let count = try await tenants.store(for: id).accountCount(emailKeys: keys)
-            if count > 0 { throw StartupError.demoAccountsOnNetwork(host: configuration.host) }
         }
     }
 }

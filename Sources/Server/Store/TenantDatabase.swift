@@ -9,7 +9,9 @@ struct TenantDatabase: Sendable {
     let tenantID: TenantID
     let writer: any DatabaseWriter
     /// Users of recently authenticated live sessions, emptied by every commit that changes
-    /// `users` or `sessions`.
+    /// `users` or `sessions`. One per tenant id, shared by every pool opened for the tenant
+    /// (``TenantRegistry`` keeps it across closing and reopening), so a commit through any of
+    /// them empties the one cache every request reads.
     let liveSessions: LiveSessionCache
     /// Lists' totals, each kept for as long as the change sequence it was counted at.
     let listTotals = ListTotals()
@@ -19,10 +21,13 @@ struct TenantDatabase: Sendable {
     /// - Parameters:
     ///   - transactionObserver: Told how long each transaction took (`BEGIN` to `COMMIT`/`ROLLBACK`).
     ///   - now: The server's clock, which dates each entry of the change log.
+    ///   - liveSessions: The tenant's live-session cache; the registry passes the one it keeps
+    ///     for the tenant id.
     ///   - changeHub: Told what each commit logged and revoked (live event streams).
     static func open(
         tenantID: TenantID, at url: URL?, transactionObserver: (@Sendable (Duration) -> Void)? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }, changeHub: ChangeHub? = nil
+        now: @escaping @Sendable () -> Date = { Date() }, liveSessions: LiveSessionCache = LiveSessionCache(),
+        changeHub: ChangeHub? = nil
     ) throws -> TenantDatabase {
         let writer: any DatabaseWriter
         var configuration = Configuration()
@@ -46,7 +51,6 @@ struct TenantDatabase: Sendable {
             writer = try DatabaseQueue(configuration: configuration)
         }
         try TenantMigrations.migrator.migrate(writer)
-        let liveSessions = LiveSessionCache()
         writer.add(transactionObserver: LiveSessionCache.Invalidator(liveSessions), extent: .databaseLifetime)
         if let changeHub {
             writer.add(transactionObserver: ChangeHub.CommitObserver(tenant: tenantID, hub: changeHub), extent: .databaseLifetime)

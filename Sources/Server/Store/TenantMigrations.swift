@@ -106,6 +106,14 @@ enum TenantMigrations {
         }
         migrator.registerMigration(ListIndexesMigration.identifier, migrate: ListIndexesMigration.migrate)
         migrator.registerMigration("v4-change-log", migrate: ChangeLog.migrate)
+        // The password hash each seeded account was given: a seed's passwords are published, and
+        // an account still holding its seeded hash is one anyone can sign in to.
+        migrator.registerMigration("v5-published-credentials") { db in
+            try db.create(table: "published_credentials") { t in
+                t.primaryKey("user_id", .text).references("users", onDelete: .cascade)
+                t.column("password_hash", .text).notNull()
+            }
+        }
         return migrator
     }
 }

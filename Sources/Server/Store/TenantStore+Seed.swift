@@ -11,9 +11,18 @@ struct SeedRows: Sendable {
 
 extension TenantStore {
     /// Inserts a seed in one transaction: all of it or, on any error, none.
+    ///
+    /// Every seeded account's password is published (printed, documented, answered by
+    /// `POST /__dev/tenants`), so each one's hash is also recorded as published: see
+    /// ``publishedAccountCount(emailKeys:)``.
     func insert(_ rows: SeedRows) async throws {
         try await database.writer.write { db in
-            for user in rows.users { try user.insert(db) }
+            for user in rows.users {
+                try user.insert(db)
+                try db.execute(
+                    sql: "INSERT INTO published_credentials (user_id, password_hash) VALUES (?, ?)",
+                    arguments: [user.id, user.passwordHash])
+            }
             for course in rows.courses { try course.insert(db) }
             for lesson in rows.lessons { try lesson.insert(db) }
             for enrollment in rows.enrollments { try enrollment.insert(db) }
@@ -21,10 +30,19 @@ extension TenantStore {
         }
     }
 
-    /// How many of the accounts with these email keys exist (the demo-account check at startup).
-    func accountCount(emailKeys: [String]) async throws -> Int {
+    /// How many accounts anyone could sign in to with a published password: those still holding
+    /// the hash their seed gave them, and those with one of `emailKeys` (the seed catalogue's
+    /// addresses, for accounts seeded before hashes were recorded).
+    func publishedAccountCount(emailKeys: [String]) async throws -> Int {
         try await database.writer.read { db in
-            try UserRecord.filter(emailKeys.contains(UserRecord.Columns.emailKey)).fetchCount(db)
+            let published = try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM users JOIN published_credentials
+                    ON published_credentials.user_id = users.id AND published_credentials.password_hash = users.password_hash
+                    """) ?? 0
+            let known = try UserRecord.filter(emailKeys.contains(UserRecord.Columns.emailKey)).fetchCount(db)
+            return published + known
         }
     }
 }

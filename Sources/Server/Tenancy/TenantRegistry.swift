@@ -15,6 +15,10 @@ actor TenantRegistry {
     private var open: [TenantID: TenantDatabase] = [:]
     private var lastUse: [TenantID: UInt64] = [:]
     private var useCounter: UInt64 = 0
+    /// One live-session cache per tenant id, kept while its database is closed and reopened: a
+    /// pool still held by a request after its tenant was dropped from `open` writes through the
+    /// same cache as the reopened one, so a revocation through either reaches both.
+    private var liveSessionCaches: [TenantID: LiveSessionCache] = [:]
     private let maxOpenTenants: Int
     private let now: @Sendable () -> Date
     /// Told the duration of every tenant-database transaction (metrics); `nil` when metrics are off.
@@ -91,9 +95,19 @@ actor TenantRegistry {
             touch(id)
             return database
         }
-        let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver, now: now, changeHub: changeHub)
+        let database = try TenantDatabase.open(
+            tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver, now: now,
+            liveSessions: liveSessionCache(for: id), changeHub: changeHub)
         keep(database)
         return database
+    }
+
+    /// The tenant's one live-session cache, made on first use.
+    private func liveSessionCache(for id: TenantID) -> LiveSessionCache {
+        if let cache = liveSessionCaches[id] { return cache }
+        let cache = LiveSessionCache()
+        liveSessionCaches[id] = cache
+        return cache
     }
 
     /// How many tenant databases are open (cached) now.
@@ -131,7 +145,12 @@ actor TenantRegistry {
                 try? FileManager.default.removeItem(atPath: url.path + suffix)
             }
         }
-        let database = try TenantDatabase.open(tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver, now: now, changeHub: changeHub)
+        // A new tenant starts with a new cache: nothing of a deleted namesake carries over.
+        let cache = LiveSessionCache()
+        liveSessionCaches[id] = cache
+        let database = try TenantDatabase.open(
+            tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver, now: now, liveSessions: cache,
+            changeHub: changeHub)
         try await seed(TenantStore(database))
         let created = now()
         try await registry.insert(id, name: name, createdAt: created)
@@ -144,6 +163,7 @@ actor TenantRegistry {
     func deleteTenant(_ id: TenantID) async throws -> Bool {
         let deleted = try await registry.delete(id)
         lastUse[id] = nil
+        liveSessionCaches.removeValue(forKey: id)?.invalidate()
         open.removeValue(forKey: id)?.close()
         changeHub?.tenantDeleted(id)
         if let url = fileURL(for: id) {

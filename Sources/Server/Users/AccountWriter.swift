@@ -10,7 +10,7 @@ struct AccountWriter {
         in tenant: TenantStore, email: String, password: String, firstName: String, lastName: String,
         role: UserRecord.Role, verified: Bool
     ) async throws -> UserRecord {
-        let hash = await deps.passwords.hash(password)
+        let hash = try await deps.passwords.hash(password)
         let user = newUser(email: email, passwordHash: hash, firstName: firstName, lastName: lastName, role: role, verified: verified)
         try await tenant.createAccount(user)
         return user

@@ -47,7 +47,7 @@ struct IdempotencyCoordinator: Sendable {
     /// Method, path and the body's canonical JSON (member order does not matter).
     static func fingerprint(method: String, path: String, body: Data) -> String {
         let canonical: Data
-        if !body.isEmpty, let value = try? JSONDecoder().decode(JSONValue.self, from: body),
+        if !body.isEmpty, let value = try? JSONParser.parse(body, limits: .requestBody),
             let encoded = try? APICoding.canonicalEncoder.encode(value)
         {
             canonical = encoded

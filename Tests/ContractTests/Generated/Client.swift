@@ -12,8 +12,10 @@ import HTTPTypes
 /// disagreeing `X-Tenant-ID` answers 403 `tenant_mismatch`. Another tenant's object answers 404.
 ///
 /// **Format.** JSON in `snake_case`; timestamps RFC 3339 UTC without fractional seconds; ids are opaque
-/// strings. Request bodies must be `Content-Type: application/json` (else 415), at most 1 MiB (else 413),
-/// and unknown properties are refused (400 `validation_failed`). Errors are RFC 9457
+/// strings. Request bodies must be `Content-Type: application/json` (else 415), at most 1 MiB (else 413;
+/// 8 KiB for the unauthenticated `/v1/auth` operations), nest at most 32 arrays and objects (else 400
+/// `json_too_deep`) and hold at most 10,000 values (else 400 `json_too_many_elements`), and unknown
+/// properties are refused (400 `validation_failed`). Errors are RFC 9457
 /// `application/problem+json` with a stable `code`.
 ///
 /// **Headers on every response** (errors and 404s included): `X-Request-ID`, `X-Content-Type-Options`,
@@ -1223,6 +1225,83 @@ internal struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 503:
+                    let headers: Components.Responses.HashingBusy.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        retryAfter: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.HashingBusy.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,
@@ -1925,6 +2004,83 @@ internal struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .internalServerError(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 503:
+                    let headers: Components.Responses.HashingBusy.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        retryAfter: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.HashingBusy.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(
                         headers: headers,
                         body: body
                     ))
@@ -4539,6 +4695,83 @@ internal struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 503:
+                    let headers: Components.Responses.HashingBusy.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        retryAfter: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.HashingBusy.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,
@@ -6454,6 +6687,83 @@ internal struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .internalServerError(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 503:
+                    let headers: Components.Responses.HashingBusy.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        retryAfter: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.HashingBusy.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(
                         headers: headers,
                         body: body
                     ))

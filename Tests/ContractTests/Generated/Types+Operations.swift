@@ -1126,7 +1126,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; 8 KiB for the unauthenticated `/v1/auth` operations; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/register/post(register)/responses/413`.
             ///
@@ -1213,6 +1213,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Service Unavailable (`hashing_busy`), with `Retry-After`: every server-wide password-hashing slot is taken and the queue for them is full. Nothing was checked or counted as a failed attempt; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/register/post(register)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.HashingBusy)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.HashingBusy {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }
@@ -1553,7 +1576,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; 8 KiB for the unauthenticated `/v1/auth` operations; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/login/post(login)/responses/413`.
             ///
@@ -1640,6 +1663,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Service Unavailable (`hashing_busy`), with `Retry-After`: every server-wide password-hashing slot is taken and the queue for them is full. Nothing was checked or counted as a failed attempt; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/login/post(login)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.HashingBusy)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.HashingBusy {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }
@@ -1959,7 +2005,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; 8 KiB for the unauthenticated `/v1/auth` operations; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/refresh/post(refreshTokens)/responses/413`.
             ///
@@ -2638,7 +2684,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; 8 KiB for the unauthenticated `/v1/auth` operations; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/forgot-password/post(forgotPassword)/responses/413`.
             ///
@@ -3021,7 +3067,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; 8 KiB for the unauthenticated `/v1/auth` operations; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)/responses/413`.
             ///
@@ -3380,7 +3426,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; 8 KiB for the unauthenticated `/v1/auth` operations; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/reset-password/post(resetPassword)/responses/413`.
             ///
@@ -3444,6 +3490,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Service Unavailable (`hashing_busy`), with `Retry-After`: every server-wide password-hashing slot is taken and the queue for them is full. Nothing was checked or counted as a failed attempt; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/reset-password/post(resetPassword)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.HashingBusy)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.HashingBusy {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }
@@ -4833,7 +4902,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; 8 KiB for the unauthenticated `/v1/auth` operations; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/users/post(createUser)/responses/413`.
             ///
@@ -4920,6 +4989,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Service Unavailable (`hashing_busy`), with `Retry-After`: every server-wide password-hashing slot is taken and the queue for them is full. Nothing was checked or counted as a failed attempt; retry later.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/post(createUser)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.HashingBusy)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.HashingBusy {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }
@@ -6015,7 +6107,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; 8 KiB for the unauthenticated `/v1/auth` operations; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/users/me/patch(updateMyProfile)/responses/413`.
             ///
@@ -7432,7 +7524,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; 8 KiB for the unauthenticated `/v1/auth` operations; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/patch(updateUser)/responses/413`.
             ///
@@ -8634,7 +8726,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; 8 KiB for the unauthenticated `/v1/auth` operations; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/courses/post(createCourse)/responses/413`.
             ///
@@ -10044,7 +10136,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; 8 KiB for the unauthenticated `/v1/auth` operations; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/patch(updateCourse)/responses/413`.
             ///
@@ -12195,7 +12287,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; 8 KiB for the unauthenticated `/v1/auth` operations; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/post(createLesson)/responses/413`.
             ///
@@ -13247,7 +13339,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; 8 KiB for the unauthenticated `/v1/auth` operations; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/patch(updateLesson)/responses/413`.
             ///
@@ -15081,7 +15173,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; 8 KiB for the unauthenticated `/v1/auth` operations; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/put(uploadLessonMedia)/responses/413`.
             ///
@@ -16408,7 +16500,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; 8 KiB for the unauthenticated `/v1/auth` operations; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{id}/progress/put(putProgress)/responses/413`.
             ///
@@ -19469,7 +19561,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; 8 KiB for the unauthenticated `/v1/auth` operations; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//__dev/faults/post(devCreateFault)/responses/413`.
             ///
@@ -20726,7 +20818,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; lesson media: `--max-media-size`, 512 MiB by default).
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; 8 KiB for the unauthenticated `/v1/auth` operations; lesson media: `--max-media-size`, 512 MiB by default).
             ///
             /// - Remark: Generated from `#/paths//__dev/clock/post(devAdvanceClock)/responses/413`.
             ///

@@ -21,6 +21,7 @@ import Testing
         },
         "listMyCourses": { try await $0.listMyCourses(headers: .init(xTenantID: other)).forbidden },
         "listChanges": { try await $0.listChanges(headers: .init(xTenantID: other)).forbidden },
+        "streamChangeEvents": { try await $0.streamChangeEvents(headers: .init(xTenantID: other)).forbidden },
         "getUser": { try await $0.getUser(path: .init(id: "x"), headers: .init(xTenantID: other)).forbidden },
         "updateUser": {
             try await $0.updateUser(

@@ -16,6 +16,7 @@ import Testing
         "updateMyProfile": { try await $0.updateMyProfile(body: .json(.init(firstName: "A", version: 1))).unauthorized },
         "listMyCourses": { try await $0.listMyCourses().unauthorized },
         "listChanges": { try await $0.listChanges().unauthorized },
+        "streamChangeEvents": { try await $0.streamChangeEvents().unauthorized },
         "getUser": { try await $0.getUser(path: .init(id: "x")).unauthorized },
         "updateUser": { try await $0.updateUser(path: .init(id: "x"), body: .json(.init(firstName: "A", version: 1))).unauthorized },
         "deleteUser": { try await $0.deleteUser(path: .init(id: "x")).unauthorized },

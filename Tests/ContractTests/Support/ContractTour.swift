@@ -108,7 +108,15 @@ struct ContractTour {
         // Clean-up and sign-out.
         _ = try await teacher.deleteLesson(path: .init(id: course.id, lessonId: lesson.id)).noContent
         _ = try await teacher.deleteCourse(path: .init(id: course.id)).noContent
+        // The live stream stays open until the session it was opened with is revoked: logging
+        // out ends it with an `ended` event, and the whole answer can be read.
+        let stream = Task { try await String(collecting: student.streamChangeEvents().ok.body.textEventStream, upTo: 1 << 16) }
+        try await Task.sleep(for: .milliseconds(300))
         _ = try await student.logout().noContent
+        let events = try await stream.value
+        guard events.contains("event: changed"), events.contains("event: ended") else {
+            throw ContractTourFailure(description: "the event stream said: \(events)")
+        }
 
         // Dev tools: a fault rule listed and removed, the clock shown, moved and reset (last, as
         // moving the clock would expire the tour's tokens).

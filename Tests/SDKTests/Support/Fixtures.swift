@@ -15,7 +15,12 @@ enum Fixture {
     static func configuration(
         baseURL: URL = baseURL, retryPolicy: RetryPolicy = .none, logLevel: LoggingInterceptor.Level = .minimal
     ) -> APIConfiguration {
-        APIConfiguration(baseURL: baseURL, tenantID: tenantID, retryPolicy: retryPolicy, logLevel: logLevel)
+        var configuration = APIConfiguration(baseURL: baseURL, tenantID: tenantID, retryPolicy: retryPolicy, logLevel: logLevel)
+        // The stub transports cannot stream, and TestEnvironment's sleep returns at once: a running
+        // engine would pull back to back instead of every minute. The live stream's own tests
+        // (EndToEndTests) run against a real server.
+        configuration.liveUpdates = false
+        return configuration
     }
 
     static func client(

@@ -15,15 +15,8 @@ struct ChangeFeedReader {
     /// The entities changed after `seq`, each collapsed to its current state, oldest change first.
     func deltaPage(after seq: Int64, head: Int64, limit: Int, mint: Mint) throws -> SyncChangesPage {
         guard seq <= head else { throw APIError.cursorExpired }
-        // One row per entity, with the columns of its latest change (SQLite's bare columns of MAX).
-        let audience = ChangeAudience(identity).sql
-        let rows = try Row.fetchAll(
-            db.cachedStatement(sql: """
-                SELECT entity, entity_id, course_id, MAX(seq) AS last FROM changes
-                WHERE seq > ? AND \(audience.condition)
-                GROUP BY entity, entity_id, user_id ORDER BY last LIMIT ?
-                """),
-            arguments: [seq] + audience.arguments + [limit + 1])
+        let statement = Self.deltaStatement(after: seq, audience: ChangeAudience(identity), limit: limit + 1)
+        let rows = try Row.fetchAll(db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
         let hasMore = rows.count > limit
         let taken = rows.prefix(limit)
         var keys: [(entity: ChangeLog.Entity, id: String, courseID: String?)] = []
@@ -37,6 +30,21 @@ struct ChangeFeedReader {
         }
         let next: Int64 = hasMore ? (taken.last?["last"] ?? seq) : head
         return SyncChangesPage(changes: changes, cursor: mint(next, nil), hasMore: hasMore)
+    }
+
+    /// The entities changed after `seq` that `audience` hears of, one row per entity with the
+    /// columns of its latest change (SQLite's bare columns of `MAX`), oldest first: a seek on the
+    /// primary key from `seq`, never a walk of the whole log.
+    static func deltaStatement(after seq: Int64, audience: ChangeAudience, limit: Int) -> (sql: String, arguments: StatementArguments) {
+        let condition = audience.sql
+        return (
+            """
+            SELECT entity, entity_id, course_id, MAX(seq) AS last FROM changes
+            WHERE seq > ? AND \(condition.condition)
+            GROUP BY entity, entity_id, user_id ORDER BY last LIMIT ?
+            """,
+            [seq] + condition.arguments + [limit]
+        )
     }
 
     /// Everything the caller sees, entity kind by kind in id order, from `position`; the last page's

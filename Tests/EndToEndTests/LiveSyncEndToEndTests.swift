@@ -2,6 +2,7 @@ import EduGoSDK
 import EduGoServer
 import EduGoTesting
 import Foundation
+import Synchronization
 import Testing
 
 /// Two devices of one learner, both running: what one records reaches the other through the live
@@ -62,6 +63,52 @@ import Testing
             await runA.value
             await runB.value
             #expect(try await eventually(timeout: .seconds(5)) { try await Self.openStreams(server) == 0 })
+            await server.shutdown()
+        }
+    }
+
+    @Test("observe() of one course emits once for a pulled change to it, and not for a pulled change to another course")
+    func observationEmitsOnlyForWhatItWatches() async throws {
+        try await withTemporaryDirectory { root in
+            let server = try await EduGoTestServer.start { $0.seedDemoData = true }
+            let a = try await Self.device(server.baseURL, root, name: "a").signIn(email: Demo.studentEmail, password: Demo.studentPassword)
+            let b = try await Self.device(server.baseURL, root, name: "b").signIn(email: Demo.studentEmail, password: Demo.studentPassword)
+            #expect(await a.engine.syncNow().pullError == nil)
+            #expect(await b.engine.syncNow().pullError == nil)
+            let enrolled = try await a.enrollment.enrolledCourseIDs().value.sorted()
+            try #require(enrolled.count >= 2)
+            let (watched, other) = (enrolled[0], enrolled[1])
+            let watchedLesson = try #require(try await a.courses.lessons(courseID: watched).value.first?.id)
+            let otherLesson = try #require(try await a.courses.lessons(courseID: other).value.first?.id)
+            let runB = Task { await b.run() }
+            #expect(try await eventually(timeout: .seconds(10)) { b.engine.isLiveStreamHeld })
+
+            let emissions = Mutex<[[LessonProgress]]>([])
+            let observing = Task {
+                for try await value in b.progress.observe(courseID: watched) { emissions.withLock { $0.append(value.value) } }
+            }
+            #expect(try await eventually(timeout: .seconds(5)) { emissions.withLock { $0.count } == 1 })
+            var changes = b.engine.remoteChanges().makeAsyncIterator()
+
+            // A change in another course is pulled and applied, and the observation stays quiet.
+            try await a.progress.record(courseID: other, lessonID: otherLesson, watchedSeconds: 111)
+            #expect(await a.engine.syncNow().remaining == 0)
+            let pulledOther = await changes.next()
+            #expect(pulledOther?.contains { $0.type == "progress" && $0.id == otherLesson } == true)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(emissions.withLock { $0.count } == 1)
+
+            // A change in the watched course is emitted, once.
+            try await a.progress.record(courseID: watched, lessonID: watchedLesson, watchedSeconds: 222)
+            #expect(await a.engine.syncNow().remaining == 0)
+            #expect(try await eventually(timeout: .seconds(5)) { emissions.withLock { $0.count } == 2 })
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(emissions.withLock { $0.count } == 2)
+            #expect(emissions.withLock { $0.last }?.contains { $0.lessonId == watchedLesson && $0.watchedSeconds == 222 } == true)
+
+            observing.cancel()
+            runB.cancel()
+            await runB.value
             await server.shutdown()
         }
     }

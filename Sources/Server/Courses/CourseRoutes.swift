@@ -26,9 +26,19 @@ struct CourseRoutes {
         let identity = try context.requireIdentity()
         let pagination = try Pagination(request)
         let category = try Self.category(request)
-        let result = try await identity.store.coursePage(
-            visibleTo: identity, category: category, query: query, pagination: pagination)
-        return try JSONResponse.make(result, caching: .revalidate)
+        // A student's list is every student's; a teacher's adds their own drafts; an admin sees all.
+        let audience = switch identity.role {
+        case .student: "student"
+        case .teacher: "teacher:\(identity.userID)"
+        case .admin: "admin"
+        }
+        let key = [
+            "courses", audience, category ?? "", query ?? "", String(pagination.limit), String(pagination.page),
+            pagination.after.map { "\($0.timestamp)/\($0.id)" } ?? "",
+        ].joined(separator: "\u{0}")
+        return try await CachedPage.respond(request, cache: identity.store.database.pages, key: key) {
+            try await identity.store.coursePage(visibleTo: identity, category: category, query: query, pagination: pagination)
+        }
     }
 
     @Sendable func get(_ request: Request, context: EduGoRequestContext) async throws -> Response {

@@ -1,6 +1,15 @@
 import Foundation
 import GRDB
 
+/// The in-memory caches of one tenant, kept by the registry per tenant id while its database is
+/// closed and reopened: a pool still held by a request after its tenant was dropped from the open
+/// set writes through the same caches as the reopened one, so an invalidation through either
+/// reaches both.
+struct TenantCaches: Sendable {
+    var liveSessions = LiveSessionCache()
+    var pages = PageCache()
+}
+
 /// One tenant's database: the only place that tenant's rows live.
 ///
 /// Each tenant gets its own SQLite file (or in-memory database), so a query issued for one
@@ -15,18 +24,20 @@ struct TenantDatabase: Sendable {
     let liveSessions: LiveSessionCache
     /// Lists' totals, each kept for as long as the change sequence it was counted at.
     let listTotals = ListTotals()
+    /// Encoded list pages, emptied by every commit that logs a change.
+    let pages: PageCache
 
     /// Opens (creating if needed) and migrates a tenant database.
     ///
     /// - Parameters:
     ///   - transactionObserver: Told how long each transaction took (`BEGIN` to `COMMIT`/`ROLLBACK`).
     ///   - now: The server's clock, which dates each entry of the change log.
-    ///   - liveSessions: The tenant's live-session cache; the registry passes the one it keeps
-    ///     for the tenant id.
+    ///   - caches: The tenant's in-memory caches; the registry passes the ones it keeps for the
+    ///     tenant id.
     ///   - changeHub: Told what each commit logged and revoked (live event streams).
     static func open(
         tenantID: TenantID, at url: URL?, transactionObserver: (@Sendable (Duration) -> Void)? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }, liveSessions: LiveSessionCache = LiveSessionCache(),
+        now: @escaping @Sendable () -> Date = { Date() }, caches: TenantCaches = TenantCaches(),
         changeHub: ChangeHub? = nil
     ) throws -> TenantDatabase {
         let writer: any DatabaseWriter
@@ -51,11 +62,12 @@ struct TenantDatabase: Sendable {
             writer = try DatabaseQueue(configuration: configuration)
         }
         try TenantMigrations.migrator.migrate(writer)
-        writer.add(transactionObserver: LiveSessionCache.Invalidator(liveSessions), extent: .databaseLifetime)
+        writer.add(transactionObserver: LiveSessionCache.Invalidator(caches.liveSessions), extent: .databaseLifetime)
         if let changeHub {
             writer.add(transactionObserver: ChangeHub.CommitObserver(tenant: tenantID, hub: changeHub), extent: .databaseLifetime)
         }
-        return TenantDatabase(tenantID: tenantID, writer: writer, liveSessions: liveSessions)
+        writer.add(transactionObserver: PageCache.Invalidator(caches.pages), extent: .databaseLifetime)
+        return TenantDatabase(tenantID: tenantID, writer: writer, liveSessions: caches.liveSessions, pages: caches.pages)
     }
 
     /// Closes the database's connections (its tenant was deleted, or the server stops).

@@ -15,10 +15,11 @@ actor TenantRegistry {
     private var open: [TenantID: TenantDatabase] = [:]
     private var lastUse: [TenantID: UInt64] = [:]
     private var useCounter: UInt64 = 0
-    /// One live-session cache per tenant id, kept while its database is closed and reopened: a
-    /// pool still held by a request after its tenant was dropped from `open` writes through the
-    /// same cache as the reopened one, so a revocation through either reaches both.
-    private var liveSessionCaches: [TenantID: LiveSessionCache] = [:]
+    /// One set of caches per tenant id (live sessions, list pages), kept while its database is
+    /// closed and reopened: a pool still held by a request after its tenant was dropped from
+    /// `open` writes through the same caches as the reopened one, so an invalidation through
+    /// either reaches both.
+    private var tenantCaches: [TenantID: TenantCaches] = [:]
     private let maxOpenTenants: Int
     private let now: @Sendable () -> Date
     /// Told the duration of every tenant-database transaction (metrics); `nil` when metrics are off.
@@ -97,17 +98,17 @@ actor TenantRegistry {
         }
         let database = try TenantDatabase.open(
             tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver, now: now,
-            liveSessions: liveSessionCache(for: id), changeHub: changeHub)
+            caches: caches(for: id), changeHub: changeHub)
         keep(database)
         return database
     }
 
-    /// The tenant's one live-session cache, made on first use.
-    private func liveSessionCache(for id: TenantID) -> LiveSessionCache {
-        if let cache = liveSessionCaches[id] { return cache }
-        let cache = LiveSessionCache()
-        liveSessionCaches[id] = cache
-        return cache
+    /// The tenant's one set of caches, made on first use.
+    private func caches(for id: TenantID) -> TenantCaches {
+        if let caches = tenantCaches[id] { return caches }
+        let caches = TenantCaches()
+        tenantCaches[id] = caches
+        return caches
     }
 
     /// How many tenant databases are open (cached) now.
@@ -145,11 +146,11 @@ actor TenantRegistry {
                 try? FileManager.default.removeItem(atPath: url.path + suffix)
             }
         }
-        // A new tenant starts with a new cache: nothing of a deleted namesake carries over.
-        let cache = LiveSessionCache()
-        liveSessionCaches[id] = cache
+        // A new tenant starts with new caches: nothing of a deleted namesake carries over.
+        let caches = TenantCaches()
+        tenantCaches[id] = caches
         let database = try TenantDatabase.open(
-            tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver, now: now, liveSessions: cache,
+            tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver, now: now, caches: caches,
             changeHub: changeHub)
         try await seed(TenantStore(database))
         let created = now()
@@ -163,7 +164,10 @@ actor TenantRegistry {
     func deleteTenant(_ id: TenantID) async throws -> Bool {
         let deleted = try await registry.delete(id)
         lastUse[id] = nil
-        liveSessionCaches.removeValue(forKey: id)?.invalidate()
+        if let caches = tenantCaches.removeValue(forKey: id) {
+            caches.liveSessions.invalidate()
+            caches.pages.invalidate()
+        }
         open.removeValue(forKey: id)?.close()
         changeHub?.tenantDeleted(id)
         if let url = fileURL(for: id) {

@@ -1,0 +1,40 @@
+import Crypto
+import Foundation
+import Hummingbird
+
+/// A list page answered from the tenant's ``PageCache`` while nothing changed, with an entity
+/// tag of its bytes, so a repeated page costs a lookup and no SQLite read, and a client's
+/// `If-None-Match` on it answers 304.
+enum CachedPage {
+    /// The page under `key` from `cache`, or `read()` encoded and kept there.
+    ///
+    /// - Parameters:
+    ///   - key: Everything the page depends on besides the tenant's data: who may see what (the
+    ///     caller's visibility class), the list and its query.
+    static func respond(
+        _ request: Request, cache: PageCache, key: String, read: () async throws -> some Encodable
+    ) async throws -> Response {
+        let page: PageCache.Page
+        switch cache.lookup(key) {
+        case .hit(let cached):
+            page = cached
+        case .miss(let epoch):
+            let body = try APICoding.encode(try await read())
+            page = PageCache.Page(body: body, entityTag: entityTag(of: body))
+            cache.store(page, for: key, readAt: epoch)
+        }
+        var headers = HTTPFields()
+        headers[.eTag] = page.entityTag
+        if let tags = request.headers[.ifNoneMatch].map(ETag.list), tags.contains(page.entityTag) || tags.contains("*") {
+            headers[.cacheControl] = JSONResponse.Caching.revalidate.headerValue
+            return Response(status: .notModified, headers: headers)
+        }
+        return JSONResponse.make(encoded: ByteBuffer(bytes: page.body), caching: .revalidate, headers: headers)
+    }
+
+    /// `"p-<16 hex digits of the body's SHA-256>"`: strong, and distinct from a resource's version tag.
+    static func entityTag(of body: Data) -> String {
+        let digest = SHA256.hash(data: body).prefix(8).map { String(format: "%02x", $0) }.joined()
+        return "\"p-\(digest)\""
+    }
+}

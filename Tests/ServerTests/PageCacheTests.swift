@@ -1,0 +1,118 @@
+import Foundation
+import GRDB
+import Hummingbird
+import HummingbirdTesting
+import Synchronization
+import Testing
+
+@testable import EduGoServer
+
+/// List pages answered from memory while nothing changed, never after a change.
+@Suite struct PageCacheTests {
+    static func request(ifNoneMatch: String? = nil) -> Request {
+        var head = HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/v1/courses")
+        if let ifNoneMatch { head.headerFields[.ifNoneMatch] = ifNoneMatch }
+        return Request(head: head, body: .init(buffer: ByteBuffer()))
+    }
+
+    @Test("a repeated page is answered without reading it again, with the same bytes and entity tag, until the cache is emptied")
+    func repeatedPageIsNotRead() async throws {
+        let cache = PageCache()
+        let reads = Mutex(0)
+        func respond() async throws -> Response {
+            try await CachedPage.respond(Self.request(), cache: cache, key: "k") {
+                reads.withLock { $0 += 1 }
+                return ["title": "Álgebra"]
+            }
+        }
+        let first = try await respond()
+        let second = try await respond()
+        #expect(reads.withLock { $0 } == 1)
+        #expect(first.headers[.eTag] == second.headers[.eTag])
+        #expect(first.headers[.eTag]?.hasPrefix("\"p-") == true)
+        cache.invalidate()
+        _ = try await respond()
+        #expect(reads.withLock { $0 } == 2)
+    }
+
+    @Test("a commit that logs a change empties the cache before the write returns, and a page read before it is not kept")
+    func commitsEmptyTheCache() async throws {
+        let database = try await TenantStoreTests.demoTenant()
+        let page = PageCache.Page(body: Data("old".utf8), entityTag: "\"p-0\"")
+        guard case .miss(let epoch) = database.pages.lookup("k") else { throw HelperFailure(description: "hit in an empty cache") }
+        database.pages.store(page, for: "k", readAt: epoch)
+        guard case .hit = database.pages.lookup("k") else { throw HelperFailure(description: "the page was not kept") }
+
+        // A read begins (its epoch handed out), a write commits, the read offers its page.
+        guard case .miss = database.pages.lookup("other") else { throw HelperFailure(description: "unexpected hit") }
+        let before: UInt64
+        switch database.pages.lookup("late") {
+        case .miss(let epoch): before = epoch
+        case .hit: throw HelperFailure(description: "unexpected hit")
+        }
+        try await database.writer.write { db in
+            try db.execute(sql: "UPDATE courses SET title = 'Cambiado' WHERE id = (SELECT id FROM courses LIMIT 1)")
+        }
+        if case .hit = database.pages.lookup("k") { Issue.record("a page from before the write was served after it") }
+        database.pages.store(page, for: "late", readAt: before)
+        if case .hit = database.pages.lookup("late") { Issue.record("a page read before the write was kept after it") }
+
+        // A transaction that changes nothing synced (a session) leaves the cache alone.
+        switch database.pages.lookup("k") {
+        case .miss(let epoch): database.pages.store(page, for: "k", readAt: epoch)
+        case .hit: break
+        }
+        try await database.writer.write { db in
+            try db.execute(sql: "UPDATE sessions SET revoke_reason = revoke_reason")
+        }
+        guard case .hit = database.pages.lookup("k") else {
+            Issue.record("a transaction that logged no change emptied the cache")
+            return
+        }
+    }
+
+    @Test("1,000 times a teacher renames a course and a student lists at once after the answer: never the old title")
+    func neverServesAPageOlderThanASeenWrite() async throws {
+        try await withServer { client in
+            let teacher = try await client.caller(.demoTeacher)
+            let student = try await client.caller(.demoStudent)
+            let course = try #require(try await client.allCourses(as: teacher).first { $0.published && $0.teacherId == teacher.id })
+            var version = course.version
+            for index in 0..<1_000 {
+                let title = "Título \(index)"
+                let renamed = try await client.send(
+                    .patch, "/v1/courses/\(course.id)", as: teacher, body: ["title": title], headers: .ifMatch(version))
+                let body = try client.expectOK(CourseBody.self, renamed, "rename")
+                version = body.version
+                let listed = try await client.allCourses(as: student).first { $0.id == course.id }
+                guard listed?.title == title else {
+                    Issue.record("iteration \(index): listed \(listed?.title ?? "nothing") after renaming to \(title)")
+                    return
+                }
+            }
+        }
+    }
+
+    @Test("a list answers 304 to its entity tag while nothing changed, and 200 with a new tag after a change")
+    func listRevalidates() async throws {
+        try await withServer { client in
+            let teacher = try await client.caller(.demoTeacher)
+            let student = try await client.caller(.demoStudent)
+            let first = try await client.get("/v1/courses?limit=100", as: student)
+            let tag = try #require(first.headers[.eTag])
+            let again = try await client.get("/v1/courses?limit=100", as: student, headers: .ifNoneMatch(tag))
+            #expect(again.status == .notModified)
+            #expect(again.headers[.eTag] == tag)
+            // Another class of caller sees another page under another key.
+            let teachers = try await client.get("/v1/courses?limit=100", as: teacher, headers: .ifNoneMatch(tag))
+            #expect(teachers.status == .ok)
+
+            let course = try #require(try await client.allCourses(as: teacher).first { $0.published && $0.teacherId == teacher.id })
+            _ = try await client.send(
+                .patch, "/v1/courses/\(course.id)", as: teacher, body: ["title": "Nuevo título"], headers: .ifMatch(course.version))
+            let changed = try await client.get("/v1/courses?limit=100", as: student, headers: .ifNoneMatch(tag))
+            #expect(changed.status == .ok)
+            #expect(changed.headers[.eTag] != tag)
+        }
+    }
+}

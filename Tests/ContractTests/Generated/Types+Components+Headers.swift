@@ -14,6 +14,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/headers/ETag`.
         internal typealias ETag = Swift.String
+        /// Strong ETag of a list page, `"p-<16 hex digits>"` (of the page's bytes): send it as `If-None-Match` to revalidate; the page is answered from memory while nothing in the tenant changed.
+        ///
+        /// - Remark: Generated from `#/components/headers/ETag-Page`.
+        internal typealias ETagPage = Swift.String
         /// Strong ETag of the returned resource, `"<version>"`, when sent.
         ///
         /// - Remark: Generated from `#/components/headers/ETag-Optional`.

@@ -8027,7 +8027,7 @@ internal enum Operations {
     }
     /// List courses
     ///
-    /// Students see published courses only.
+    /// Students see published courses only. A page is answered from memory while nothing in the tenant changed since it was read, and carries an `ETag` of its bytes (`If-None-Match` answers 304).
     ///
     /// - Remark: HTTP `GET /v1/courses`.
     /// - Remark: Generated from `#/paths//v1/courses/get(listCourses)`.
@@ -8078,17 +8078,24 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/GET/header/X-Tenant-ID`.
                 internal var xTenantID: Components.Parameters.XTenantIDOptional?
+                /// `*` or `ETag`s from earlier responses; a match answers 304 Not Modified. Values that are not entity tags match nothing.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/GET/header/If-None-Match`.
+                internal var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListCourses.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - xTenantID: Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
+                ///   - ifNoneMatch: `*` or `ETag`s from earlier responses; a match answers 304 Not Modified. Values that are not entity tags match nothing.
                 ///   - accept:
                 internal init(
                     xTenantID: Components.Parameters.XTenantIDOptional? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListCourses.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.xTenantID = xTenantID
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -8122,6 +8129,10 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/GET/responses/200/headers/Cache-Control`.
                     internal var cacheControl: Components.Headers.CacheControlPrivate
+                    /// Strong ETag of a list page, `"p-<16 hex digits>"` (of the page's bytes): send it as `If-None-Match` to revalidate; the page is answered from memory while nothing in the tenant changed.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/GET/responses/200/headers/ETag`.
+                    internal var eTag: Components.Headers.ETagPage
                     /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
                     internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
                         case nosniff = "nosniff"
@@ -8179,6 +8190,7 @@ internal enum Operations {
                     /// - Parameters:
                     ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
                     ///   - cacheControl: `private, no-cache` (course, lesson, enrollment and progress resources; revalidate with the `ETag`).
+                    ///   - eTag: Strong ETag of a list page, `"p-<16 hex digits>"` (of the page's bytes): send it as `If-None-Match` to revalidate; the page is answered from memory while nothing in the tenant changed.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
                     ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
@@ -8189,6 +8201,7 @@ internal enum Operations {
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
+                        eTag: Components.Headers.ETagPage,
                         xContentTypeOptions: Components.Headers.XContentTypeOptions,
                         xFrameOptions: Components.Headers.XFrameOptions,
                         contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
@@ -8199,6 +8212,7 @@ internal enum Operations {
                     ) {
                         self.xRequestID = xRequestID
                         self.cacheControl = cacheControl
+                        self.eTag = eTag
                         self.xContentTypeOptions = xContentTypeOptions
                         self.xFrameOptions = xFrameOptions
                         self.contentSecurityPolicy = contentSecurityPolicy
@@ -8260,6 +8274,147 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct NotModified: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/courses/GET/responses/304/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/GET/responses/304/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-Private`.
+                    internal enum CacheControlPrivate: String, Codable, Hashable, Sendable, CaseIterable {
+                        case private_comma_NoCache = "private, no-cache"
+                    }
+                    /// `private, no-cache` (course, lesson, enrollment and progress resources; revalidate with the `ETag`).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/GET/responses/304/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlPrivate
+                    /// Strong ETag of a list page, `"p-<16 hex digits>"` (of the page's bytes): send it as `If-None-Match` to revalidate; the page is answered from memory while nothing in the tenant changed.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/GET/responses/304/headers/ETag`.
+                    internal var eTag: Components.Headers.ETagPage
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/GET/responses/304/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/GET/responses/304/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/GET/responses/304/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/GET/responses/304/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/GET/responses/304/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/GET/responses/304/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/GET/responses/304/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `private, no-cache` (course, lesson, enrollment and progress resources; revalidate with the `ETag`).
+                    ///   - eTag: Strong ETag of a list page, `"p-<16 hex digits>"` (of the page's bytes): send it as `If-None-Match` to revalidate; the page is answered from memory while nothing in the tenant changed.
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlPrivate,
+                        eTag: Components.Headers.ETagPage,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.eTag = eTag
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.ListCourses.Output.NotModified.Headers
+                /// Creates a new `NotModified`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                internal init(headers: Operations.ListCourses.Output.NotModified.Headers) {
+                    self.headers = headers
+                }
+            }
+            /// Not Modified: the `If-None-Match` value matches the page's current `ETag`. No body.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/get(listCourses)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Operations.ListCourses.Output.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            internal var notModified: Operations.ListCourses.Output.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
                             response: self
                         )
                     }
@@ -8915,17 +9070,24 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/search/GET/header/X-Tenant-ID`.
                 internal var xTenantID: Components.Parameters.XTenantIDOptional?
+                /// `*` or `ETag`s from earlier responses; a match answers 304 Not Modified. Values that are not entity tags match nothing.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/search/GET/header/If-None-Match`.
+                internal var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SearchCourses.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - xTenantID: Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
+                ///   - ifNoneMatch: `*` or `ETag`s from earlier responses; a match answers 304 Not Modified. Values that are not entity tags match nothing.
                 ///   - accept:
                 internal init(
                     xTenantID: Components.Parameters.XTenantIDOptional? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SearchCourses.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.xTenantID = xTenantID
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -8959,6 +9121,10 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/search/GET/responses/200/headers/Cache-Control`.
                     internal var cacheControl: Components.Headers.CacheControlPrivate
+                    /// Strong ETag of a list page, `"p-<16 hex digits>"` (of the page's bytes): send it as `If-None-Match` to revalidate; the page is answered from memory while nothing in the tenant changed.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/search/GET/responses/200/headers/ETag`.
+                    internal var eTag: Components.Headers.ETagPage
                     /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
                     internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
                         case nosniff = "nosniff"
@@ -9016,6 +9182,7 @@ internal enum Operations {
                     /// - Parameters:
                     ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
                     ///   - cacheControl: `private, no-cache` (course, lesson, enrollment and progress resources; revalidate with the `ETag`).
+                    ///   - eTag: Strong ETag of a list page, `"p-<16 hex digits>"` (of the page's bytes): send it as `If-None-Match` to revalidate; the page is answered from memory while nothing in the tenant changed.
                     ///   - xContentTypeOptions: Always `nosniff`.
                     ///   - xFrameOptions: Always `DENY`.
                     ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
@@ -9026,6 +9193,7 @@ internal enum Operations {
                     internal init(
                         xRequestID: Components.Headers.XRequestID,
                         cacheControl: Components.Headers.CacheControlPrivate,
+                        eTag: Components.Headers.ETagPage,
                         xContentTypeOptions: Components.Headers.XContentTypeOptions,
                         xFrameOptions: Components.Headers.XFrameOptions,
                         contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
@@ -9036,6 +9204,7 @@ internal enum Operations {
                     ) {
                         self.xRequestID = xRequestID
                         self.cacheControl = cacheControl
+                        self.eTag = eTag
                         self.xContentTypeOptions = xContentTypeOptions
                         self.xFrameOptions = xFrameOptions
                         self.contentSecurityPolicy = contentSecurityPolicy
@@ -9097,6 +9266,147 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct NotModified: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/courses/search/GET/responses/304/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/search/GET/responses/304/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.XRequestID
+                    /// - Remark: Generated from `#/components/headers/Cache-Control-Private`.
+                    internal enum CacheControlPrivate: String, Codable, Hashable, Sendable, CaseIterable {
+                        case private_comma_NoCache = "private, no-cache"
+                    }
+                    /// `private, no-cache` (course, lesson, enrollment and progress resources; revalidate with the `ETag`).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/search/GET/responses/304/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlPrivate
+                    /// Strong ETag of a list page, `"p-<16 hex digits>"` (of the page's bytes): send it as `If-None-Match` to revalidate; the page is answered from memory while nothing in the tenant changed.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/search/GET/responses/304/headers/ETag`.
+                    internal var eTag: Components.Headers.ETagPage
+                    /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                    internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/search/GET/responses/304/headers/X-Content-Type-Options`.
+                    internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                    /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                    internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case deny = "DENY"
+                    }
+                    /// Always `DENY`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/search/GET/responses/304/headers/X-Frame-Options`.
+                    internal var xFrameOptions: Components.Headers.XFrameOptions
+                    /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                    internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                    }
+                    /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/search/GET/responses/304/headers/Content-Security-Policy`.
+                    internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                    /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                    internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noReferrer = "no-referrer"
+                    }
+                    /// Always `no-referrer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/search/GET/responses/304/headers/Referrer-Policy`.
+                    internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                    internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/search/GET/responses/304/headers/Cross-Origin-Opener-Policy`.
+                    internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                    /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                    internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case sameOrigin = "same-origin"
+                    }
+                    /// Always `same-origin`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/search/GET/responses/304/headers/Cross-Origin-Resource-Policy`.
+                    internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                    /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/search/GET/responses/304/headers/Strict-Transport-Security`.
+                    internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                    ///   - cacheControl: `private, no-cache` (course, lesson, enrollment and progress resources; revalidate with the `ETag`).
+                    ///   - eTag: Strong ETag of a list page, `"p-<16 hex digits>"` (of the page's bytes): send it as `If-None-Match` to revalidate; the page is answered from memory while nothing in the tenant changed.
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - xFrameOptions: Always `DENY`.
+                    ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                    ///   - referrerPolicy: Always `no-referrer`.
+                    ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                    ///   - crossOriginResourcePolicy: Always `same-origin`.
+                    ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                    internal init(
+                        xRequestID: Components.Headers.XRequestID,
+                        cacheControl: Components.Headers.CacheControlPrivate,
+                        eTag: Components.Headers.ETagPage,
+                        xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                        xFrameOptions: Components.Headers.XFrameOptions,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                        referrerPolicy: Components.Headers.ReferrerPolicy,
+                        crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                        crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                        strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.cacheControl = cacheControl
+                        self.eTag = eTag
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.xFrameOptions = xFrameOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.referrerPolicy = referrerPolicy
+                        self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                        self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                        self.strictTransportSecurity = strictTransportSecurity
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.SearchCourses.Output.NotModified.Headers
+                /// Creates a new `NotModified`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                internal init(headers: Operations.SearchCourses.Output.NotModified.Headers) {
+                    self.headers = headers
+                }
+            }
+            /// Not Modified: the `If-None-Match` value matches the page's current `ETag`. No body.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/search/get(searchCourses)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Operations.SearchCourses.Output.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            internal var notModified: Operations.SearchCourses.Output.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
                             response: self
                         )
                     }

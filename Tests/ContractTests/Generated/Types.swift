@@ -134,7 +134,7 @@ internal protocol APIProtocol: Sendable {
     func deleteUser(_ input: Operations.DeleteUser.Input) async throws -> Operations.DeleteUser.Output
     /// List courses
     ///
-    /// Students see published courses only.
+    /// Students see published courses only. A page is answered from memory while nothing in the tenant changed since it was read, and carries an `ETag` of its bytes (`If-None-Match` answers 304).
     ///
     /// - Remark: HTTP `GET /v1/courses`.
     /// - Remark: Generated from `#/paths//v1/courses/get(listCourses)`.
@@ -687,7 +687,7 @@ extension APIProtocol {
     }
     /// List courses
     ///
-    /// Students see published courses only.
+    /// Students see published courses only. A page is answered from memory while nothing in the tenant changed since it was read, and carries an `ETag` of its bytes (`If-None-Match` answers 304).
     ///
     /// - Remark: HTTP `GET /v1/courses`.
     /// - Remark: Generated from `#/paths//v1/courses/get(listCourses)`.

@@ -45,6 +45,33 @@ import Testing
         }
     }
 
+    @Test("signing out ends the session's running run() before sign-out returns")
+    func signOutEndsRun() async throws {
+        try await withTemporaryDirectory { root in
+            try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+                // Given a learner's session syncing in the background
+                let client = makeEduGoClient(server: server.baseURL, directory: root)
+                let session = try await client.signIn(email: Demo.studentEmail, password: Demo.studentPassword)
+                let ended = Flag()
+                let running = Task {
+                    await session.run()
+                    ended.set()
+                }
+                _ = try await session.profile.update(firstName: "Primera")
+                #expect(try await eventually { try await session.engine.outbox.pending().isEmpty })
+                #expect(!ended.isSet)
+
+                // When the learner signs out
+                try await client.signOut()
+
+                // Then run() had returned by then, without the task being cancelled
+                #expect(ended.isSet)
+                running.cancel()
+                await running.value
+            }
+        }
+    }
+
     @Test("A's writes wait through A's expired session and B's sign-in: none reach B's account, and they sync when A is back")
     func anotherUsersSessionNeverCarriesTheWrites() async throws {
         try await withTemporaryDirectory { root in

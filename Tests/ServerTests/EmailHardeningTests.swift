@@ -6,7 +6,7 @@ import Testing
 @testable import EduGoServer
 
 /// Emails: bounded before any key is built, normalised (NFKC) once, no invisible characters.
-@Suite struct EmailHardeningTests {
+@Suite(.timeLimit(.minutes(3))) struct EmailHardeningTests {
     // MARK: Item 4: the rate limiter's table
 
     @Test("logins with huge emails answer 400 and leave no key in the rate limiter")

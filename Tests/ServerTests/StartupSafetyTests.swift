@@ -4,7 +4,7 @@ import Testing
 @testable import EduGoServer
 
 /// What the server refuses before it opens a port: dev mode and published demo accounts beyond loopback.
-@Suite struct StartupSafetyTests {
+@Suite(.timeLimit(.minutes(3))) struct StartupSafetyTests {
     static func configuration(host: String, devMode: Bool, seed: Bool, storage: ServerConfiguration.Storage = .inMemory)
         -> ServerConfiguration
     {

@@ -19,6 +19,10 @@ public final class APIClient: Sendable {
     let events = Broadcaster<SessionEvent>()
     private let chain: InterceptorChain
     private let observers: [any TransportObserver]
+    #if canImport(AsyncHTTPClient)
+    /// The connections uploads and downloads stream over: the transport's own when it can.
+    let streaming: StreamingClients
+    #endif
 
     /// Creates a client for one server and tenant. Nothing is sent until the first call.
     ///
@@ -42,6 +46,9 @@ public final class APIClient: Sendable {
         self.configuration = configuration
         self.environment = environment
         self.observers = observers
+        #if canImport(AsyncHTTPClient)
+        self.streaming = StreamingClients(transport: transport, pinning: configuration.pinning)
+        #endif
         let outer: [any Interceptor] = [
             SecurityGuardInterceptor(logger: logger), LoggingInterceptor(level: configuration.logLevel, logger: logger),
         ]

@@ -67,7 +67,8 @@ public actor Downloads {
     ///   - session: Supplies (and refreshes) the access token.
     ///   - transport: Streams responses; AsyncHTTPClient on Linux, `URLSession` elsewhere by default,
     ///     without certificate pinning: pass ``APIConfiguration/makeDefaultMediaTransport()`` to pin
-    ///     (``EduGoClient/downloads(for:budget:maxConcurrent:transport:resumeLimit:)`` does).
+    ///     (``EduGoClient/downloads(for:budget:maxConcurrent:transport:resumeLimit:)`` pins with its
+    ///     client's configuration).
     ///   - budget: Bytes the files may take; cached ones are evicted beyond it.
     ///   - maxConcurrent: Downloads at a time (2 by default).
     ///   - now: The clock of the least-recently-used order.
@@ -97,7 +98,7 @@ public actor Downloads {
     }
 
     static func defaultTransport() -> any MediaTransport {
-        #if canImport(FoundationNetworking)
+        #if canImport(AsyncHTTPClient)
         AsyncHTTPClientMediaTransport()
         #else
         URLSessionMediaTransport()

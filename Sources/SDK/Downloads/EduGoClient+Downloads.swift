@@ -11,8 +11,10 @@ extension EduGoClient {
     /// - Parameters:
     ///   - budget: Bytes the files may take; cached (not pinned) ones are evicted beyond it.
     ///   - maxConcurrent: Downloads at a time.
-    ///   - transport: Streams the files; when `nil`, ``APIConfiguration/makeDefaultMediaTransport()``
-    ///     of this client's configuration, so media downloads honour its certificate pinning.
+    ///   - transport: Streams the files; when `nil`, on Linux the connections of this client's
+    ///     ``api`` (an ``AsyncHTTPClientMediaTransport`` over them), on Apple platforms
+    ///     ``APIConfiguration/makeDefaultMediaTransport()`` of its configuration: either way media
+    ///     downloads honour its certificate pinning.
     ///   - resumeLimit: Lost connections in a row without a byte received that a download waits
     ///     through before it fails; 0 fails at the first one, as a ``Downloads`` without a monitor does.
     public func downloads(
@@ -24,7 +26,22 @@ extension EduGoClient {
         return try Downloads(
             directory: locations.directory, cacheDirectory: locations.cacheDirectory,
             baseURL: api.configuration.baseURL, session: api.session,
-            transport: transport ?? api.configuration.makeDefaultMediaTransport(), budget: budget,
+            transport: transport ?? defaultMediaTransport(), budget: budget,
             maxConcurrent: maxConcurrent, now: environment.now, monitor: monitor, resumeLimit: resumeLimit)
+    }
+
+    /// The media transport of this client's downloads: its API connections on Linux.
+    private func defaultMediaTransport() -> any MediaTransport {
+        #if canImport(AsyncHTTPClient)
+        do {
+            return AsyncHTTPClientMediaTransport(clients: try api.streaming.clients())
+        } catch let error as NetworkError {
+            return RefusingMediaTransport(error: error)
+        } catch {
+            return RefusingMediaTransport(error: .securityError("pinning configuration: \(error)"))
+        }
+        #else
+        return api.configuration.makeDefaultMediaTransport()
+        #endif
     }
 }

@@ -71,7 +71,8 @@ import Darwin
                 let signedIn = try pinnedClient(server, pins: [tls.pin])
                 try await signInStudent(signedIn, on: server)
                 let downloads = try Downloads(
-                    directory: root.appendingPathComponent("downloads"), baseURL: server.baseURL, session: signedIn.session)
+                    store: .inMemory(tenantID: server.tenantID, userID: "student"), directory: root.appendingPathComponent("downloads"),
+                    baseURL: server.baseURL, session: signedIn.session)
                 let downloadStart = ContinuousClock.now
                 let download = await outcome(within: .seconds(10)) {
                     try await downloads.fetch(lessonID: "lesson", courseID: "course")
@@ -96,7 +97,7 @@ import Darwin
                 let refused = try refusedPort()
                 let monitor = ConnectivityMonitor(baseURL: try #require(URL(string: "http://127.0.0.1:\(silent.port)")))
                 let downloads = try Downloads(
-                    directory: root.appendingPathComponent("downloads"),
+                    store: .inMemory(tenantID: server.tenantID, userID: "student"), directory: root.appendingPathComponent("downloads"),
                     baseURL: try #require(URL(string: "http://127.0.0.1:\(refused)")), session: client.session,
                     monitor: monitor, resumeLimit: 1_000)
 

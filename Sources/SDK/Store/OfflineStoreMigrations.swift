@@ -85,6 +85,21 @@ enum OfflineStoreMigrations {
             try db.execute(sql: "UPDATE http_cache SET bytes = length(body) + length(headers), used_at = stored_at")
             try db.create(index: "http_cache_used_at", on: "http_cache", columns: ["used_at"])
         }
+        migrator.registerMigration("v3-downloads") { db in
+            // The user's downloaded lesson files: one row per lesson, so two Downloads (in one
+            // process or two) change their own rows instead of rewriting a shared file. Rows of
+            // an older manifest.json are imported once by Downloads itself.
+            try db.create(table: "downloads") { t in
+                t.primaryKey("lesson_id", .text)
+                t.column("course_id", .text).notNull().indexed()
+                t.column("pinned", .boolean).notNull()
+                t.column("etag", .text)
+                t.column("size", .integer)
+                t.column("content_type", .text)
+                t.column("complete", .boolean).notNull()
+                t.column("last_used", .datetime).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -27,6 +27,8 @@ public final class OfflineSession: Sendable {
     private let stopRequested = Broadcaster(false)
     /// How many ``run()`` calls are under way.
     private let runs = Broadcaster(0)
+    /// The session's one ``Downloads``, made by the first ``EduGoClient/downloads(for:budget:maxConcurrent:transport:resumeLimit:)``.
+    let downloadsOwner = Mutex<Downloads?>(nil)
 
     init(client: APIClient, store: OfflineStore, monitor: ConnectivityMonitor, policy: ConflictPolicy, environment: SDKEnvironment) {
         self.store = store

@@ -100,6 +100,26 @@ enum OfflineStoreMigrations {
                 t.column("last_used", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v4-seal") { db in
+            // Sign-out seals the store before destroying it: once `seal` has a row, every write to
+            // the user's data fails, in this process and any other that has the file open.
+            try db.create(table: "seal") { t in
+                t.primaryKey("id", .integer).check { $0 == 1 }
+                t.column("sealed_at", .datetime).notNull()
+            }
+            for table in sealedTables {
+                for operation in ["INSERT", "UPDATE", "DELETE"] {
+                    try db.execute(sql: """
+                        CREATE TRIGGER "\(table)_sealed_\(operation.lowercased())" BEFORE \(operation) ON "\(table)"
+                        WHEN EXISTS (SELECT 1 FROM seal) BEGIN SELECT RAISE(ABORT, 'store_sealed'); END
+                        """)
+                }
+            }
+        }
         return migrator
     }
+
+    /// Every table of the user's data, which a sealed store refuses to change. A migration that
+    /// adds a table adds its triggers too.
+    static let sealedTables = ["entities", "http_cache", "outbox", "dead_letters", "conflicts", "settings", "downloads"]
 }

@@ -166,15 +166,20 @@ public final class EduGoClient: Sendable {
         return try await switchSession(to: tokens.userID)
     }
 
-    /// Signs out: stops the session's ``OfflineSession/run()`` and waits for it, revokes the session
-    /// on the server (when reachable), forgets the tokens and deletes the user's local store.
+    /// Signs out: seals the user's local store, stops the session's ``OfflineSession/run()`` and
+    /// waits for it, revokes the session on the server (when reachable), forgets the tokens and
+    /// deletes the store.
+    ///
+    /// The check for waiting work and the seal are one store transaction: a write made before it
+    /// makes sign-out refuse; a write attempted after it fails (the store accepts none), so no
+    /// write is ever deleted without the refusal.
     ///
     /// - Throws: ``SignOutError/pendingChanges(count:deadLetters:conflicts:)`` while writes are
     ///   waiting, dead letters or conflicts exist, unless `discardingPendingChanges` is true.
     public func signOut(discardingPendingChanges: Bool = false) async throws {
         if let session = try await resumeSession() {
-            let unsynced = try await session.store.outboxCounts()
-            if unsynced.pending + unsynced.deadLetters + unsynced.conflicts > 0 && !discardingPendingChanges {
+            let outcome = try await session.store.sealUnlessPending(discarding: discardingPendingChanges, at: environment.now())
+            if case .refused(let unsynced) = outcome {
                 throw SignOutError.pendingChanges(
                     count: unsynced.pending, deadLetters: unsynced.deadLetters, conflicts: unsynced.conflicts)
             }

@@ -3,7 +3,7 @@ import EduGoTesting
 import Foundation
 import Testing
 
-/// Issue 15's "done when": a teacher uploads a video with the CLI, a learner downloads the course,
+/// A teacher uploads a video with the CLI, a learner downloads the course,
 /// the server stops, and the learner's lesson file is there, verified.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct CLIDownloadEndToEndTests {

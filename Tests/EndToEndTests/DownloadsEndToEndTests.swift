@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// The SDK's lesson downloads against a live server (issue 15): resume, verify, budget.
+/// The SDK's lesson downloads against a live server: resume, verify, budget.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct DownloadsEndToEndTests {
     static let swiftCourse = "Programación con Swift"

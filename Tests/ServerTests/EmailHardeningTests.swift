@@ -7,7 +7,7 @@ import Testing
 
 /// Emails: bounded before any key is built, normalised (NFKC) once, no invisible characters.
 @Suite(.timeLimit(.minutes(3))) struct EmailHardeningTests {
-    // MARK: Item 4: the rate limiter's table
+    // MARK: The rate limiter's table
 
     @Test("logins with huge emails answer 400 and leave no key in the rate limiter")
     func hugeEmailsBuildNoKeys() async throws {
@@ -59,7 +59,7 @@ import Testing
         await #expect(throws: APIError.self) { try await limiter.consume(hot, rule) }
     }
 
-    // MARK: Item 9: look-alike emails
+    // MARK: Look-alike emails
 
     @Test("emails with a byte-order mark, zero-width or control characters are refused at registration")
     func invisibleCharactersRefused() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 @testable import EduGoServer
 
-/// Audit issue 31, item 3: a sign-in that verified the old password while a reset committed
+/// A sign-in that verified the old password while a reset committed
 /// must not leave a session behind. The interleaving is made by hand (read, reset, insert), so
 /// the tests do not depend on timing.
 @Suite(.timeLimit(.minutes(3))) struct LoginResetRaceTests {

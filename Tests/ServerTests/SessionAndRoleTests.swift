@@ -5,7 +5,7 @@ import Testing
 
 @testable import EduGoServer
 
-/// Item 14: absolute session age, the last admin, trusted proxies; item 6: ids and constraint errors.
+/// Absolute session age, the last admin, trusted proxies; record ids and constraint errors.
 @Suite(.timeLimit(.minutes(3))) struct SessionAndRoleTests {
     static let day: TimeInterval = 24 * 3600
 

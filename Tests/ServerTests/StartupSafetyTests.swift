@@ -73,7 +73,7 @@ import Testing
         }
     }
 
-    // MARK: Item 13: the signing key
+    // MARK: The signing key
 
     static func keyFile(in directory: URL) -> URL {
         directory.appendingPathComponent("keys/es256-signing-key.pem")

@@ -76,7 +76,7 @@ func serverBuilder(_ configuration: ServerConfiguration) throws -> HTTPServerBui
 /// Opens storage (seeding the demo tenants that do not exist yet), loads the signing key and builds the shared services.
 func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) async throws -> Dependencies {
     try StartupChecks.validate(configuration)
-    // Dev tools (issue 14): in dev mode every time-based part reads the movable clock.
+    // Dev tools: in dev mode every time-based part reads the movable clock.
     var configuration = configuration
     let clock = configuration.devMode ? MovableClock(base: configuration.now) : nil
     if let clock { configuration.now = clock.now }

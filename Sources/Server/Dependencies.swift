@@ -20,19 +20,19 @@ struct Dependencies: Sendable {
     var changeHub = ChangeHub()
     let logger: Logger
 
-    // MARK: Dev tools (issue 14): nil outside dev mode
+    // MARK: Dev tools: nil outside dev mode
     /// Per-tenant fault rules.
     var faults: FaultInjector? = nil
     /// The movable clock every time-based part reads (through `configuration.now`).
     var clock: MovableClock? = nil
 
-    // MARK: Observability (issue 14)
+    // MARK: Observability
     /// The last 500 access-log entries.
     var accessLog = AccessLogBuffer(capacity: 500)
     /// This application's metrics; `nil` when `/metrics` is not served.
     var metrics: ServerMetrics? = nil
 
-    // MARK: Dev console (issue 17)
+    // MARK: Dev console
 
     /// When the dependencies were built (the server's start), on the monotonic clock.
     var startedAt = ContinuousClock.now

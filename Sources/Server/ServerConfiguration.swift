@@ -76,7 +76,7 @@ public struct ServerConfiguration: Sendable {
     /// Called once the server listens, with the bound port.
     public var onServerRunning: (@Sendable (Int) async -> Void)?
 
-    // MARK: Metrics (issue 14)
+    // MARK: Metrics
     /// Serves `GET /metrics`; `nil` means on in dev mode and off otherwise.
     public var metricsEnabled: Bool? = nil
     /// When set, `GET /metrics` requires `Authorization: Bearer <token>`. Outside dev mode metrics
@@ -88,7 +88,7 @@ public struct ServerConfiguration: Sendable {
         (metricsEnabled ?? devMode) && (devMode || metricsToken != nil)
     }
 
-    // MARK: - Hardening (issue 13)
+    // MARK: - Hardening
 
     /// Deletes, at start, the `demo` and `acme` tenants and every other tenant in which a published
     /// (seeded) password still signs in, such as the test tenants of `POST /__dev/tenants`.
@@ -128,13 +128,13 @@ public struct ServerConfiguration: Sendable {
     /// (`ulimit -n`) allows.
     public var maxOpenTenants = 32
 
-    // MARK: - Lesson media (issue 15)
+    // MARK: - Lesson media
 
     /// The largest lesson media file accepted, in bytes (512 MiB by default); a larger upload
     /// answers 413 as soon as the limit is crossed. Media uploads are not held by ``maxBodySize``.
     public var maxMediaSize = 512 << 20
 
-    // MARK: - TLS (issue 16)
+    // MARK: - TLS
 
     /// Serve HTTPS with this certificate and key (every connection, TLS 1.2 at least); plain
     /// HTTP when `nil`. `Strict-Transport-Security` is sent only over TLS.
@@ -215,7 +215,7 @@ public struct RateLimits: Sendable, Equatable {
     /// Forgot-password requests per tenant + email.
     public var forgotPasswordPerAccount: Rule
 
-    // MARK: Hardening (issue 13): limits with defaults outside the initializer
+    // MARK: Hardening: limits with defaults outside the initializer
 
     /// Registrations per tenant + client address.
     public var registerPerAddress = Rule(limit: 10, window: .seconds(3600))

@@ -11,8 +11,8 @@ struct EduGoServerCommand: AsyncParsableCommand {
         commandName: "edugo-server",
         abstract: "Runs the EduGo backend on an embedded, seeded SQLite store.",
         discussion: """
-            Every option can also be set with an environment variable (shown in brackets); a flag
-            on the command line wins. Dev mode (the /__dev endpoints and the demo-login banner) is
+            Every option can also be set with an environment variable (shown in brackets); a flag \
+            on the command line wins. Dev mode (the /__dev endpoints and the demo-login banner) is \
             on by default only when bound to a loopback address.
             """)
 
@@ -31,7 +31,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Enable the /__dev endpoints. [EDUGO_DEV=1|0] (default: on for loopback hosts)")
     var dev: Bool?
 
-    // MARK: Hardening (issue 13)
+    // MARK: Hardening
 
     @Flag(
         name: .customLong("seed-demo"),
@@ -93,14 +93,14 @@ struct EduGoServerCommand: AsyncParsableCommand {
         help: "bcrypt cost (4 to 31); below 10 only in dev mode, for fast test accounts. [EDUGO_PASSWORD_HASH_COST] (default: 12)")
     var passwordHashCost: Int?
 
-    // MARK: Lesson media (issue 15)
+    // MARK: Lesson media
 
     @Option(
         name: .customLong("max-media-size"),
         help: "Largest lesson media upload in bytes; a larger one answers 413. [EDUGO_MAX_MEDIA_SIZE] (default: 536870912, 512 MiB)")
     var maxMediaSize: Int?
 
-    // MARK: TLS (issue 16)
+    // MARK: TLS
 
     @Option(name: .customLong("tls-cert"), help: "Serve HTTPS with this PEM certificate chain (leaf first); needs --tls-key. [EDUGO_TLS_CERT]")
     var tlsCertificate: String?
@@ -131,7 +131,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
         help: "Multiply every auth rate limit (for load tests and fuzzing). [EDUGO_RATE_LIMIT_MULTIPLIER] (default: 1)")
     var rateLimitMultiplier: Int?
 
-    // MARK: Observability (issue 14)
+    // MARK: Observability
 
     @Option(name: .customLong("log-format"), help: "text or json (one JSON object per line). [EDUGO_LOG_FORMAT] (default: text)")
     var logFormat: String?
@@ -233,7 +233,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
         return try TLSIdentity.development(in: dataDirectory.appendingPathComponent("tls", isDirectory: true), rotate: tlsRotate)
     }
 
-    /// The hardening flags (issue 13), each with its environment fallback.
+    /// The hardening flags, each with its environment fallback.
     private func applyHardening(to configuration: inout ServerConfiguration, environment: [String: String]) throws {
         func list(_ flag: [String], _ variable: String) -> [String] {
             if !flag.isEmpty { return flag }
@@ -287,7 +287,8 @@ struct EduGoServerCommand: AsyncParsableCommand {
         passwordHashCost: UInt8
     ) {
         let displayHost = host.contains(":") ? "[\(host)]" : host
-        var lines = ["EduGo server listening on \(tls == nil ? "http" : "https")://\(displayHost):\(port)"]
+        let origin = "\(tls == nil ? "http" : "https")://\(displayHost):\(port)"
+        var lines = ["EduGo server listening on \(origin)"]
         if let tls {
             if let file = tls.certificateFile { lines.append("TLS certificate: \(file.path)") }
             lines.append("TLS pin: \(tls.pin)")
@@ -305,6 +306,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
         }
         if devMode {
             lines.append("Dev mode: on (/__dev/mailbox, /__dev/tenants)")
+            lines.append("Dev console: \(origin)/__dev/")
             lines.append("Demo logins (send X-Tenant-ID with the tenant):")
             for account in DemoAccount.seeded {
                 lines.append("  \(account.tenant)\t\(account.role)\t\(account.email)\t\(account.password)")

@@ -8,7 +8,7 @@ struct DownloadCommand: SessionCommand {
         commandName: "download",
         abstract: "Download a course's lesson files (or one lesson's) for offline use, verified by SHA-256.",
         discussion: """
-            An interrupted download resumes where it stopped the next time. Lessons without a file are
+            An interrupted download resumes where it stopped the next time. Lessons without a file are \
             skipped. A progress bar shows on a terminal; --json prints one JSON object per line.
             """)
     @OptionGroup var global: GlobalOptions

@@ -10,9 +10,9 @@ struct EduGoCommand: AsyncParsableCommand {
         commandName: "edugo",
         abstract: "A command-line client for EduGo, offline-first like the app.",
         discussion: """
-            Reads answer from the local store (and refresh it when the server is reachable); writes are
-            queued and synced. Exit codes: 0 ok, 1 usage or other error, 2 network unreachable for a
-            command that needs it, 3 authentication, 4 a conflict needs attention, 5 the server's public
+            Reads answer from the local store (and refresh it when the server is reachable); writes are \
+            queued and synced. Exit codes: 0 ok, 1 usage or other error, 2 network unreachable for a \
+            command that needs it, 3 authentication, 4 a conflict needs attention, 5 the server's public \
             key matches no --pin (nothing was sent).
             """,
         subcommands: [

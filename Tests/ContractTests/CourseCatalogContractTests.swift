@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `listCourses` and `searchCourses`.
-@Suite struct CourseCatalogContractTests {
+@Suite(.timeLimit(.minutes(3))) struct CourseCatalogContractTests {
     @Test("listCourses by a student answers 200 with published courses only, privately cacheable")
     func studentsSeePublishedCourses() async throws {
         try await ContractHarness.with { api in

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `createCourse`.
-@Suite struct CourseCreationContractTests {
+@Suite(.timeLimit(.minutes(3))) struct CourseCreationContractTests {
     @Test("createCourse by a teacher answers 201 with the course, its Location and ETag \"1\"")
     func createsACourse() async throws {
         try await ContractHarness.with { api in

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `deleteCourse`.
-@Suite struct CourseDeletionContractTests {
+@Suite(.timeLimit(.minutes(3))) struct CourseDeletionContractTests {
     @Test("deleteCourse by the owner answers 204 and the course is gone")
     func deletesACourse() async throws {
         try await ContractHarness.with { api in

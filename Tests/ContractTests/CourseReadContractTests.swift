@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `getCourse`.
-@Suite struct CourseReadContractTests {
+@Suite(.timeLimit(.minutes(3))) struct CourseReadContractTests {
     @Test("getCourse answers 200 with the course, its ETag and private caching")
     func answersTheCourse() async throws {
         try await ContractHarness.with { api in

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `updateCourse`.
-@Suite struct CourseUpdateContractTests {
+@Suite(.timeLimit(.minutes(3))) struct CourseUpdateContractTests {
     @Test("updateCourse by the owner with the current If-Match answers 200 with the next version and its ETag")
     func updatesWithIfMatch() async throws {
         try await ContractHarness.with { api in

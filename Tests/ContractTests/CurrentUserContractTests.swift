@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `getMe`.
-@Suite struct CurrentUserContractTests {
+@Suite(.timeLimit(.minutes(3))) struct CurrentUserContractTests {
     @Test("getMe answers 200 with the user of the bearer token, never cached")
     func answersTheSignedInUser() async throws {
         try await ContractHarness.with { api in

@@ -4,7 +4,7 @@ import Testing
 
 /// The dev console's operations: `devConsole`, `devConsoleAsset`, `devListTenants`,
 /// `devListTenantUsers`, `devTailRequests`, `devGetServer`.
-@Suite struct DevConsoleContractTests {
+@Suite(.timeLimit(.minutes(3))) struct DevConsoleContractTests {
     @Test("devConsole answers the HTML page; devConsoleAsset each listed file with its media type")
     func pageAndFiles() async throws {
         try await ContractHarness.with { api in

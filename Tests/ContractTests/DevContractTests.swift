@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `devCreateTenant` and `devGetMailbox`.
-@Suite struct DevContractTests {
+@Suite(.timeLimit(.minutes(3))) struct DevContractTests {
     @Test("devCreateTenant answers 201 with a fresh tenant and one verified account per role")
     func createsASeededTenant() async throws {
         try await ContractHarness.with { api in

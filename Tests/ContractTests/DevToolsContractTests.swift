@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `devCreateFault`, `devListFaults`, `devDeleteFault(s)` and the clock operations.
-@Suite struct DevToolsContractTests {
+@Suite(.timeLimit(.minutes(3))) struct DevToolsContractTests {
     @Test("devCreateFault answers 201 with the rule; the next matching request gets injected_fault with Retry-After")
     func statusFaultAnswersTheNextRequest() async throws {
         try await ContractHarness.with { api in

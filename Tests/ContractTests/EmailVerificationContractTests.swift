@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `verifyEmail`, with the token from the dev mailbox.
-@Suite struct EmailVerificationContractTests {
+@Suite(.timeLimit(.minutes(3))) struct EmailVerificationContractTests {
     @Test("verifyEmail with the mailed token answers 200 with the user now verified")
     func verifiesWithTheMailedToken() async throws {
         try await ContractHarness.with { api in

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `enroll` and `unenroll`.
-@Suite struct EnrollmentContractTests {
+@Suite(.timeLimit(.minutes(3))) struct EnrollmentContractTests {
     @Test("enroll answers 201 the first time and 200 with the same enrollment afterwards")
     func enrollsOnce() async throws {
         try await ContractHarness.with { api in

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `Idempotency-Key` on POST, PUT and PATCH.
-@Suite struct IdempotencyContractTests {
+@Suite(.timeLimit(.minutes(3))) struct IdempotencyContractTests {
     @Test("createUser repeated with the same Idempotency-Key and body replays the stored 201 with Idempotent-Replayed: true")
     func replaysACreate() async throws {
         try await ContractHarness.with { api in

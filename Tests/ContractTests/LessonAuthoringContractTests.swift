@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `createLesson` and `listLessons`.
-@Suite struct LessonAuthoringContractTests {
+@Suite(.timeLimit(.minutes(3))) struct LessonAuthoringContractTests {
     @Test("createLesson by the owner answers 201 with the lesson after the last one, its Location and ETag \"1\"")
     func addsALesson() async throws {
         try await ContractHarness.with { api in

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `deleteLesson`.
-@Suite struct LessonDeletionContractTests {
+@Suite(.timeLimit(.minutes(3))) struct LessonDeletionContractTests {
     @Test("deleteLesson by the owner answers 204 and the lesson is gone")
     func deletesALesson() async throws {
         try await ContractHarness.with { api in

@@ -3,7 +3,7 @@ import OpenAPIRuntime
 import Testing
 
 /// `uploadLessonMedia`, `downloadLessonMedia`, `deleteLessonMedia`, decoded by the generated client.
-@Suite struct LessonMediaContractTests {
+@Suite(.timeLimit(.minutes(3))) struct LessonMediaContractTests {
     /// A 4 KiB PDF-signed file.
     static let file = Array("%PDF-1.7\n".utf8) + (0..<4087).map { UInt8(truncatingIfNeeded: $0 &* 31) }
 

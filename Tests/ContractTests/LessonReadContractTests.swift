@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `getLesson`.
-@Suite struct LessonReadContractTests {
+@Suite(.timeLimit(.minutes(3))) struct LessonReadContractTests {
     @Test("getLesson answers 200 with the lesson, its ETag and private caching")
     func answersTheLesson() async throws {
         try await ContractHarness.with { api in

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `updateLesson`.
-@Suite struct LessonUpdateContractTests {
+@Suite(.timeLimit(.minutes(3))) struct LessonUpdateContractTests {
     @Test("updateLesson by the owner with the body version answers 200 with the next version and its ETag")
     func updatesWithTheBodyVersion() async throws {
         try await ContractHarness.with { api in

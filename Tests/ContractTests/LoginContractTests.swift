@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `login`.
-@Suite struct LoginContractTests {
+@Suite(.timeLimit(.minutes(3))) struct LoginContractTests {
     @Test("login with the right password answers 200 with a Bearer token pair for 900 s")
     func answersATokenPair() async throws {
         try await ContractHarness.with { api in

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `logout`.
-@Suite struct LogoutContractTests {
+@Suite(.timeLimit(.minutes(3))) struct LogoutContractTests {
     @Test("logout answers 204 and the access token is refused afterwards with an invalid_token challenge")
     func revokesTheSession() async throws {
         try await ContractHarness.with { api in

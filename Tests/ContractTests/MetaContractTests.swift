@@ -3,7 +3,7 @@ import OpenAPIRuntime
 import Testing
 
 /// `getHealth`, `getJwks`, `getOpenApiDocument`.
-@Suite struct MetaContractTests {
+@Suite(.timeLimit(.minutes(3))) struct MetaContractTests {
     @Test("getHealth answers 200 with the server and database up, with the security headers")
     func healthReportsUp() async throws {
         try await ContractHarness.with { api in

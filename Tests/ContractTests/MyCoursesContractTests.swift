@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `listMyCourses`.
-@Suite struct MyCoursesContractTests {
+@Suite(.timeLimit(.minutes(3))) struct MyCoursesContractTests {
     @Test("listMyCourses answers 200 with the enrolled courses and the caller's progress in each")
     func listsEnrolledCoursesWithProgress() async throws {
         try await ContractHarness.with { api in

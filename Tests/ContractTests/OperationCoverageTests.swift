@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Every operationId of openapi.yaml is called through the generated client and succeeds.
-@Suite struct OperationCoverageTests {
+@Suite(.timeLimit(.minutes(3))) struct OperationCoverageTests {
     @Test("every operationId in openapi.yaml is answered with a success status at least once")
     func everyOperationSucceeds() async throws {
         let spec = try SpecDocument.load()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `getMyProfile` and `updateMyProfile`.
-@Suite struct OwnProfileContractTests {
+@Suite(.timeLimit(.minutes(3))) struct OwnProfileContractTests {
     @Test("getMyProfile answers 200 with the caller and their ETag")
     func answersTheCaller() async throws {
         try await ContractHarness.with { api in

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `forgotPassword` and `resetPassword`, with the token from the dev mailbox.
-@Suite struct PasswordResetContractTests {
+@Suite(.timeLimit(.minutes(3))) struct PasswordResetContractTests {
     @Test("forgotPassword answers 202 accepted alike for a known and an unknown email")
     func acceptsKnownAndUnknownEmails() async throws {
         try await ContractHarness.with { api in

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `getProgress`.
-@Suite struct ProgressReadContractTests {
+@Suite(.timeLimit(.minutes(3))) struct ProgressReadContractTests {
     @Test("getProgress answers 200 with the caller's progress through the course")
     func answersOwnProgress() async throws {
         try await ContractHarness.with { api in

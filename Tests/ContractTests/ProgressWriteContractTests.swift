@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `putProgress`.
-@Suite struct ProgressWriteContractTests {
+@Suite(.timeLimit(.minutes(3))) struct ProgressWriteContractTests {
     /// A course with one lesson and an enrolled student.
     struct Enrolled {
         var student: SignedInClient

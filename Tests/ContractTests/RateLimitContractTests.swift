@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// 429 `rate_limited` with `Retry-After`, on a server with small limits.
-@Suite struct RateLimitContractTests {
+@Suite(.timeLimit(.minutes(3))) struct RateLimitContractTests {
     /// Generous limits except the one a test tightens to `limit` per minute.
     static func configuration(
         loginPerAccount: Int = 1000, refreshPerAddress: Int = 1000, forgotPerAccount: Int = 1000

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `register`.
-@Suite struct RegistrationContractTests {
+@Suite(.timeLimit(.minutes(3))) struct RegistrationContractTests {
     static func newcomer(_ email: String = uniqueEmail()) -> Components.Schemas.RegisterRequest {
         .init(email: email, password: "Correct-Horse-9", firstName: "Ana", lastName: "García")
     }

@@ -3,7 +3,7 @@ import Testing
 
 /// 413 and 415 for every operation that takes a JSON body: bodies the generated client would
 /// never send, altered on their way to the transport (see ``RequestTamperingMiddleware``).
-@Suite struct RequestBodyRefusalContractTests {
+@Suite(.timeLimit(.minutes(3))) struct RequestBodyRefusalContractTests {
     /// One call per operation with a request body. Path ids need not exist: the body is refused
     /// before anything is looked up. The client is signed in, so that 415 is not hidden behind 401.
     static let bodyCalls: [String: @Sendable (Client) async throws -> RefusedBody] = [

@@ -5,7 +5,7 @@ import Testing
 @testable import EduGoServer
 
 /// The routes the server installs against the operations openapi.yaml declares, both ways.
-@Suite struct RouteInventoryTests {
+@Suite(.timeLimit(.minutes(3))) struct RouteInventoryTests {
     /// `METHOD /path` of every route `buildRouteTable` installs for `configuration`.
     static func servedRoutes(_ configuration: ServerConfiguration) async throws -> Set<String> {
         let deps = try await makeDependencies(configuration, logger: Logger(label: "test"))

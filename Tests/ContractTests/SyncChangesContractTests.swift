@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `listChanges`.
-@Suite struct SyncChangesContractTests {
+@Suite(.timeLimit(.minutes(3))) struct SyncChangesContractTests {
     /// Pulls every page from `cursor` and returns the changes with the last cursor.
     static func pullAll(
         _ caller: SignedInClient, from cursor: String? = nil

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Another tenant's objects answer 404, never 403: no existence leak across tenants.
-@Suite struct TenantIsolationContractTests {
+@Suite(.timeLimit(.minutes(3))) struct TenantIsolationContractTests {
     @Test("a course of another tenant answers 404 not_found, even to its admin")
     func hidesOtherTenantsCourses() async throws {
         try await ContractHarness.with { api in

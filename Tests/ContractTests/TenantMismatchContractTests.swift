@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// 403 `tenant_mismatch` for every secured operation called with another tenant's `X-Tenant-ID`.
-@Suite struct TenantMismatchContractTests {
+@Suite(.timeLimit(.minutes(3))) struct TenantMismatchContractTests {
     static let other = "acme"
 
     /// One call per secured operation naming the `acme` tenant, reduced to the generated 403

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `refreshTokens`.
-@Suite struct TokenRefreshContractTests {
+@Suite(.timeLimit(.minutes(3))) struct TokenRefreshContractTests {
     @Test("refreshTokens answers 200 with a rotated pair whose access token works")
     func rotatesThePair() async throws {
         try await ContractHarness.with { api in

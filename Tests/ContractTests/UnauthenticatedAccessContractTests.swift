@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// 401 for every operation the spec secures with `bearerAuth`.
-@Suite struct UnauthenticatedAccessContractTests {
+@Suite(.timeLimit(.minutes(3))) struct UnauthenticatedAccessContractTests {
     /// One call per secured operation without credentials, reduced to the generated 401 response.
     static let securedCalls: [String: @Sendable (Client) async throws -> Components.Responses.Unauthorized] = [
         "logout": { try await $0.logout().unauthorized },

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `createUser`.
-@Suite struct UserCreationContractTests {
+@Suite(.timeLimit(.minutes(3))) struct UserCreationContractTests {
     static func newUser(_ email: String = uniqueEmail(), role: Components.Schemas.Role = .teacher)
         -> Components.Schemas.CreateUserRequest
     {

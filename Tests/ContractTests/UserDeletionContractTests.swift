@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `deleteUser`.
-@Suite struct UserDeletionContractTests {
+@Suite(.timeLimit(.minutes(3))) struct UserDeletionContractTests {
     @Test("deleteUser by an admin answers 204 and the user is gone")
     func deletesAUser() async throws {
         try await ContractHarness.with { api in

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `listUsers` and `searchUsers`.
-@Suite struct UserDirectoryContractTests {
+@Suite(.timeLimit(.minutes(3))) struct UserDirectoryContractTests {
     @Test("listUsers answers 200 with one page of users and the total")
     func listsAPage() async throws {
         try await ContractHarness.with { api in

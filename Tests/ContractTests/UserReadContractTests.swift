@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `getUser`.
-@Suite struct UserReadContractTests {
+@Suite(.timeLimit(.minutes(3))) struct UserReadContractTests {
     @Test("getUser answers 200 with the user and ETag \"<version>\"")
     func answersTheUserWithItsETag() async throws {
         try await ContractHarness.with { api in

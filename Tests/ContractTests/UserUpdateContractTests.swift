@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `updateUser`.
-@Suite struct UserUpdateContractTests {
+@Suite(.timeLimit(.minutes(3))) struct UserUpdateContractTests {
     @Test("updateUser by an admin with the current If-Match answers 200 with the next version and its ETag")
     func updatesWithIfMatch() async throws {
         try await ContractHarness.with { api in

@@ -3,7 +3,7 @@ import EduGoTesting
 import Foundation
 import Testing
 
-/// Issue 15's "done when": a teacher uploads a video with the CLI, a learner downloads the course,
+/// A teacher uploads a video with the CLI, a learner downloads the course,
 /// the server stops, and the learner's lesson file is there, verified.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct CLIDownloadEndToEndTests {
@@ -61,6 +61,36 @@ struct CLIDownloadEndToEndTests {
             let remove = try await learner.run(["--offline", "downloads", "remove", "--lesson", lesson])
             #expect(remove.status == 0, "\(remove.stderr)")
             #expect(!FileManager.default.fileExists(atPath: path))
+            await server.shutdown()
+        }
+    }
+
+    @Test("two edugo download processes at once on one user: both records kept")
+    func twoProcessesKeepBothRecords() async throws {
+        try await withTemporaryDirectory { root in
+            let server = try await EduGoTestServer.start { $0.seedDemoData = true }
+            let author = try await MediaAuthor.signIn(server.baseURL)
+            let (course, lessons) = try await author.lessons(ofCourseTitled: DownloadsEndToEndTests.swiftCourse)
+            #expect(lessons.count >= 2)
+            for (index, lesson) in lessons.prefix(2).enumerated() {
+                _ = try await author.upload(generatedPDF(2 << 20, seed: UInt64(50 + index)), course: course, lesson: lesson.id, version: lesson.version)
+            }
+            let learner = CLIRunner(server: server.baseURL, dataDirectory: root.appendingPathComponent("learner"))
+            #expect(try await learner.run(
+                ["login", "--email", Demo.studentEmail, "--password-stdin"], input: Demo.studentPassword + "\n").status == 0)
+
+            // When two processes each download one lesson at once
+            let ids = lessons.prefix(2).map(\.id)
+            async let first = learner.run(["download", course, "--lesson", ids[0]])
+            async let second = learner.run(["download", course, "--lesson", ids[1]])
+            let (one, two) = try await (first, second)
+            #expect(one.status == 0, "\(one.stderr)")
+            #expect(two.status == 0, "\(two.stderr)")
+
+            // Then both are listed
+            let list = try await learner.run(["--json", "--offline", "downloads", "list"])
+            let items = try #require(list.json?["items"] as? [[String: Any]])
+            #expect(Set(items.compactMap { $0["lesson_id"] as? String }) == Set(ids))
             await server.shutdown()
         }
     }

@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// The SDK's lesson downloads against a live server (issue 15): resume, verify, budget.
+/// The SDK's lesson downloads against a live server: resume, verify, budget.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct DownloadsEndToEndTests {
     static let swiftCourse = "Programación con Swift"
@@ -48,8 +48,10 @@ struct DownloadsEndToEndTests {
             let afterCut = transport.bytes
             #expect(afterCut >= 4 << 20 && afterCut < file.count)
 
-            // When the app restarts (a new Downloads on the same directory) and downloads again
-            let second = try client.downloads(for: session, transport: transport)
+            // When the app restarts (a new client on the same data directory) and downloads again
+            let restarted = makeEduGoClient(server: client.api.configuration.baseURL, directory: client.dataDirectory)
+            let resumed = try #require(try await restarted.resumeSession())
+            let second = try restarted.downloads(for: resumed, transport: transport)
             let url = try await second.fetch(lessonID: lesson, courseID: course)
 
             // Then it asked only for the rest, conditionally, and the file is the server's, byte for byte
@@ -97,6 +99,39 @@ struct DownloadsEndToEndTests {
             #expect(transport.bytes == file.count)
             #expect(try Data(contentsOf: url) == file)
             #expect(try await server.injectedFaults(tenantID: "demo").map(\.fired) == [2])
+        }
+    }
+
+    @Test("the session hands out one Downloads; two of one user (two clients, two store connections) downloading at once keep both records")
+    func twoOwnersKeepBothRecords() async throws {
+        let files = [generatedPDF(3 << 20, seed: 21), generatedPDF(3 << 20, seed: 22)]
+        try await withMedia(files: files) { server, client, session, _, course, lessons in
+            let first = try #require(lessons.first)
+            let second = try #require(lessons.last)
+            #expect(first != second)
+            // Given the session's Downloads, and a second client on the same data directory (its own
+            // connection to the user's store, as a second `edugo download` process has)
+            let downloads = try client.downloads(for: session)
+            #expect(try client.downloads(for: session) === downloads)
+            let other = makeEduGoClient(server: server.baseURL, directory: client.dataDirectory)
+            let otherSession = try #require(try await other.resumeSession())
+            let otherDownloads = try other.downloads(for: otherSession)
+            #expect(otherDownloads !== downloads)
+
+            // When each downloads a lesson at once
+            async let one = downloads.fetch(lessonID: first, courseID: course)
+            async let two = otherDownloads.fetch(lessonID: second, courseID: course)
+            let (fileOne, fileTwo) = try await (one, two)
+
+            // Then both records are kept, whichever instance reads them
+            let expected = [first, second].sorted()
+            #expect(await downloads.files().map(\.lessonID) == expected)
+            #expect(await otherDownloads.files().map(\.lessonID) == expected)
+            #expect(await downloads.localFile(for: second) == fileTwo)
+            #expect(await otherDownloads.localFile(for: first) == fileOne)
+            #expect(await downloads.usage().totalBytes == Int64(files[0].count + files[1].count))
+            // And no manifest.json is written beside the files
+            #expect(!FileManager.default.fileExists(atPath: downloads.directory.appendingPathComponent("manifest.json").path))
         }
     }
 

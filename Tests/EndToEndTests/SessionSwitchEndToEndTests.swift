@@ -45,6 +45,70 @@ import Testing
         }
     }
 
+    @Test("two concurrent sign-ins end with exactly one running session: the last one's, whose tokens are stored")
+    func concurrentSignInsLeaveOneRunning() async throws {
+        try await withTemporaryDirectory { root in
+            try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+                for round in 0..<20 {
+                    // Given a client, and two learners signing in on it at once
+                    let client = makeEduGoClient(server: server.baseURL, directory: root.appendingPathComponent("round-\(round)"))
+                    async let first = client.signIn(email: Demo.studentEmail, password: Demo.studentPassword)
+                    async let second = client.signIn(email: "student2@demo.edugo.dev", password: Demo.studentPassword)
+                    let sessions = try await [first, second]
+
+                    // When the app runs both sessions it was handed
+                    let ended = sessions.map { _ in Flag() }
+                    let running = zip(sessions, ended).map { session, flag in
+                        Task {
+                            await session.run()
+                            flag.set()
+                        }
+                    }
+                    // The replaced session's run() returns at once; the open one keeps running
+                    _ = try await eventually(timeout: .seconds(5)) { ended.contains { $0.isSet } }
+                    try await Task.sleep(for: .milliseconds(200))
+
+                    // Then exactly one runs: the one whose user holds the tokens, which resuming returns
+                    let stillRunning = zip(sessions, ended).filter { !$0.1.isSet }.map(\.0)
+                    #expect(stillRunning.count == 1, "round \(round)")
+                    let tokens = await client.api.session.currentTokens()
+                    #expect(stillRunning.first.map { $0.store.userID } == tokens?.userID, "round \(round)")
+                    let resumed = try await client.resumeSession()
+                    #expect(resumed === stillRunning.first, "round \(round)")
+                    for task in running { task.cancel() }
+                    for task in running { await task.value }
+                }
+            }
+        }
+    }
+
+    @Test("signing out ends the session's running run() before sign-out returns")
+    func signOutEndsRun() async throws {
+        try await withTemporaryDirectory { root in
+            try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+                // Given a learner's session syncing in the background
+                let client = makeEduGoClient(server: server.baseURL, directory: root)
+                let session = try await client.signIn(email: Demo.studentEmail, password: Demo.studentPassword)
+                let ended = Flag()
+                let running = Task {
+                    await session.run()
+                    ended.set()
+                }
+                _ = try await session.profile.update(firstName: "Primera")
+                #expect(try await eventually { try await session.engine.outbox.pending().isEmpty })
+                #expect(!ended.isSet)
+
+                // When the learner signs out
+                try await client.signOut()
+
+                // Then run() had returned by then, without the task being cancelled
+                #expect(ended.isSet)
+                running.cancel()
+                await running.value
+            }
+        }
+    }
+
     @Test("A's writes wait through A's expired session and B's sign-in: none reach B's account, and they sync when A is back")
     func anotherUsersSessionNeverCarriesTheWrites() async throws {
         try await withTemporaryDirectory { root in

@@ -4,7 +4,7 @@ import Testing
 @_spi(EduGoInternals) @testable import EduGoSDK
 
 /// ``DownloadBudget``: which cached files go when the downloads exceed their byte budget.
-@Suite struct DownloadBudgetTests {
+@Suite(.timeLimit(.minutes(1))) struct DownloadBudgetTests {
     func item(_ id: String, _ size: Int64, pinned: Bool = false, at seconds: TimeInterval) -> DownloadBudget.Item {
         DownloadBudget.Item(lessonID: id, size: size, pinned: pinned, lastUsed: Date(timeIntervalSince1970: seconds))
     }

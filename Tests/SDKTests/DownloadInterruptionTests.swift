@@ -9,7 +9,7 @@ import FoundationNetworking
 
 /// ``DownloadInterruption``: which failures a download waits through (a lost connection) and which
 /// end it at once.
-@Suite struct DownloadInterruptionTests {
+@Suite(.timeLimit(.minutes(1))) struct DownloadInterruptionTests {
     @Test("a refused, dropped or timed-out connection is a lost connection: the download waits")
     func transportFailuresWait() {
         for error: any Error in [

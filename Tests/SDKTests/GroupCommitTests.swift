@@ -16,9 +16,22 @@ import Testing
         return store
     }
 
-    /// Holds the writer's queue until `release` is signalled, so that steps pile up behind it.
+    /// Holds the writer's queue until `release` is signalled, so that steps pile up behind it; for
+    /// ten seconds at most, so a test that fails before signalling cannot hold the writer forever.
     private static func holdWriter(_ store: OfflineStore, until release: DispatchSemaphore) {
-        store.writer.asyncWriteWithoutTransaction { _ in release.wait() }
+        store.writer.asyncWriteWithoutTransaction { _ in _ = release.wait(timeout: .now() + .seconds(10)) }
+    }
+
+    /// Waits until `count` steps wait for the writer; records a failure and throws after ten seconds.
+    private static func waitForSteps(_ count: Int, in store: OfflineStore) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while store.groupCommit.waitingSteps < count {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("only \(store.groupCommit.waitingSteps) of \(count) steps waited for the writer within 10 s")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
     }
 
     private static func notes(_ store: OfflineStore) throws -> [String] {
@@ -46,7 +59,7 @@ import Testing
                     return (index, id)
                 }
             }
-            while store.groupCommit.waitingSteps < 20 { try await Task.sleep(for: .milliseconds(5)) }
+            try await Self.waitForSteps(20, in: store)
             release.signal()
             var ids: Set<Int64> = []
             for try await (index, id) in group {
@@ -72,7 +85,7 @@ import Testing
             throw Refused()
         }
         async let last: Void = store.groupCommit.write { db in try db.execute(sql: "INSERT INTO notes (text) VALUES ('kept 2')") }
-        while store.groupCommit.waitingSteps < 3 { try await Task.sleep(for: .milliseconds(5)) }
+        try await Self.waitForSteps(3, in: store)
         release.signal()
         try await first
         let failed: Result<Void, any Error>

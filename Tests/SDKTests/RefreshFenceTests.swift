@@ -83,6 +83,31 @@ import Testing
         #expect(await store.load(Fixture.tokenKey)?.refreshToken == "refresh-b")
     }
 
+    @Test("a refresh answered after a plain sign-out leaves the session signed out")
+    func lateSuccessAfterSignOutIsDropped() async throws {
+        // Given a refresh of A's expired session under way
+        let store = await Fixture.store(holding: Fixture.session(expiresAt: environment.now - .seconds(60), refreshToken: "refresh-a"))
+        let fresh = TestJWT.make(exp: environment.now + .seconds(900))
+        let server = GatedRefreshServer(answer: .json(200, Fixture.tokenPair(access: fresh, refresh: "refresh-a2", userID: "user-1")))
+        let client = Fixture.client(transport: server.transport, environment: environment, store: store)
+        let events = client.sessionEvents()
+        let refreshing = Task { try await client.session.validAccessToken() }
+        _ = await collect(server.started, timeout: .seconds(10)) { !$0.isEmpty }
+
+        // When A signs out (nobody signs in after) and then the refresh answers with new tokens
+        await client.session.clear(emitting: .signedOut)
+        server.release()
+        let outcome = await refreshing.result
+
+        // Then the answer is dropped: signed out in memory and on disk, and no refresh announced
+        #expect(throws: NetworkError.unauthorized(code: "session_changed")) { try outcome.get() }
+        #expect(await client.session.currentTokens() == nil)
+        #expect(await store.load(Fixture.tokenKey) == nil)
+        let seen = await collect(events, timeout: .milliseconds(300)) { _ in false }
+        #expect(seen.contains(.signedOut))
+        #expect(!seen.contains(.refreshed))
+    }
+
     /// A token store whose saves fail after the first.
     actor FailingSaveStore: TokenStore {
         private let inner = InMemoryTokenStore()

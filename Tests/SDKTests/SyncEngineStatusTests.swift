@@ -123,6 +123,24 @@ import Testing
         #expect(try await harness.preferences.current().lastSyncDate == harness.environment.now)
     }
 
+    @Test("the last sync time has one home, the store: a new engine on the same store publishes it")
+    func lastSyncTimeSurvivesANewEngine() async throws {
+        // Given a successful sync in one session
+        let store = try OfflineStore.inMemory(tenantID: Fixture.tenantID, userID: OfflineHarness.userID)
+        let harness = try await OfflineHarness(store: store)
+        await harness.engine.syncNow()
+        let syncedAt = harness.environment.now
+
+        // When the app relaunches (a new engine over the same store) and counts the outbox
+        harness.environment.advance(by: .seconds(60))
+        let relaunched = try await OfflineHarness(store: store, environment: harness.environment)
+        await relaunched.engine.refreshStatus()
+
+        // Then the status says when the last sync was, as the preferences do
+        #expect(relaunched.engine.status.lastSyncAt == syncedAt)
+        #expect(try await relaunched.preferences.current().lastSyncDate == syncedAt)
+    }
+
     @Test("the connection state is part of the status")
     func connectionState() async throws {
         let harness = try await OfflineHarness()

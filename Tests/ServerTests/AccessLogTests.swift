@@ -8,7 +8,7 @@ import Testing
 @testable import EduGoServer
 
 /// The access log: one entry per request, without secrets, kept in a ring of the last 500.
-@Suite struct AccessLogTests {
+@Suite(.timeLimit(.minutes(3))) struct AccessLogTests {
     @Test("each request leaves one entry with request id, tenant, method, route template, status, duration and bytes")
     func entryPerRequest() async throws {
         let deps = try await makeDependencies(.testing(), logger: Logger(label: "test"))

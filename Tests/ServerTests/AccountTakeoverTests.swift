@@ -6,7 +6,7 @@ import Testing
 @testable import EduGoServer
 
 /// Email pre-hijack and account enumeration: registration, reset and resend-verification.
-@Suite struct AccountTakeoverTests {
+@Suite(.timeLimit(.minutes(3))) struct AccountTakeoverTests {
     static let victim = Credentials.newcomer("victim@example.com")
 
     @Test("a successful password reset marks the email verified: a pre-registered account becomes the mail holder's")

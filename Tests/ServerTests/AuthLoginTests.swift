@@ -5,7 +5,7 @@ import Testing
 
 @testable import EduGoServer
 
-@Suite struct AuthLoginTests {
+@Suite(.timeLimit(.minutes(3))) struct AuthLoginTests {
     @Test("logging in before verifying the email answers 403 email_not_verified")
     func unverifiedLoginIsRefused() async throws {
         try await withServer { client in

@@ -5,7 +5,7 @@ import Testing
 
 @testable import EduGoServer
 
-@Suite struct AuthRegistrationTests {
+@Suite(.timeLimit(.minutes(3))) struct AuthRegistrationTests {
     @Test("registering answers 202 accepted and creates an unverified student")
     func registerCreatesUser() async throws {
         try await withServer { client in

@@ -2,7 +2,7 @@ import Testing
 
 @testable import EduGoServer
 
-@Suite struct BearerTokenTests {
+@Suite(.timeLimit(.minutes(3))) struct BearerTokenTests {
     @Test("the Bearer scheme is matched case-insensitively and the token loses the spaces and tabs around it")
     func parsesBearerTokens() {
         #expect(BearerToken.from("Bearer abc.def.ghi") == "abc.def.ghi")

@@ -5,9 +5,9 @@ import Testing
 
 @testable import EduGoServer
 
-/// Audit issue 31, item 2: the router skips empty path segments, so `//__dev/…` must not reach a
+/// The router skips empty path segments, so `//__dev/…` must not reach a
 /// dev route past checks that read the raw path. Non-canonical paths answer 400 before routing.
-@Suite struct CanonicalPathTests {
+@Suite(.timeLimit(.minutes(3))) struct CanonicalPathTests {
     static let foreign: HTTPFields = [.host: "127.0.0.1:8080", .origin: "http://evil.example"]
 
     @Test("a cross-origin POST //__dev/tenants answers 400 non_canonical_path and creates no tenant")

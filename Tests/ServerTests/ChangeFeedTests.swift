@@ -6,7 +6,7 @@ import Testing
 @testable import EduGoServer
 
 /// `GET /v1/sync/changes`: base sync, deltas with tombstones, visibility, paging, expiry.
-@Suite struct ChangeFeedTests {
+@Suite(.timeLimit(.minutes(3))) struct ChangeFeedTests {
     /// Lessons of the seven published demo courses.
     static let publishedLessonCount = 6 + 7 + 8 + 5 + 6 + 6 + 5
 

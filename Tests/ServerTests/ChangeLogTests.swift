@@ -8,7 +8,7 @@ import Testing
 
 /// The tenant's change sequence: every committed change of a synced entity advances it, in the
 /// transaction that makes the change.
-@Suite struct ChangeLogTests {
+@Suite(.timeLimit(.minutes(3))) struct ChangeLogTests {
     /// The sequence the feed has reached for `caller` (its cursor once nothing more waits).
     static func head(_ client: some TestClientProtocol, as caller: Caller) async throws -> Int64 {
         var state = PulledState()

@@ -6,7 +6,7 @@ import Testing
 @testable import EduGoServer
 
 /// `GET/POST /v1/courses`, `GET /v1/courses/search`, `GET/PATCH/DELETE /v1/courses/{id}`.
-@Suite struct CourseRoutesTests {
+@Suite(.timeLimit(.minutes(3))) struct CourseRoutesTests {
     // MARK: - Listing
 
     @Test("a student's course list holds only the seven published courses")

@@ -6,7 +6,7 @@ import Testing
 @testable import EduGoServer
 
 /// `/__dev/clock`: the server's movable clock, and the time-based parts that read it.
-@Suite struct DevClockTests {
+@Suite(.timeLimit(.minutes(3))) struct DevClockTests {
     @Test("GET /__dev/clock shows the server's time and a zero offset")
     func showsTime() async throws {
         try await withServer { client in

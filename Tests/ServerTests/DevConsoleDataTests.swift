@@ -7,7 +7,7 @@ import Testing
 
 /// The JSON the dev console reads: `GET /__dev/requests`, `/__dev/tenants`, `/__dev/tenants/{id}/users`
 /// and `/__dev/server`.
-@Suite struct DevConsoleDataTests {
+@Suite(.timeLimit(.minutes(3))) struct DevConsoleDataTests {
     struct Tail: Decodable {
         struct Entry: Decodable {
             struct Fault: Decodable { var ruleId: String; var action: String }

@@ -7,7 +7,7 @@ import Testing
 
 /// The dev console's page and files (`GET /__dev/`, `GET /__dev/assets/{name}`): dev mode only,
 /// a fixed list of files, their own strict Content-Security-Policy.
-@Suite struct DevConsoleTests {
+@Suite(.timeLimit(.minutes(3))) struct DevConsoleTests {
     static let consolePolicy =
         "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'"
 

@@ -5,7 +5,7 @@ import Testing
 
 @testable import EduGoServer
 
-@Suite struct DevEndpointsTests {
+@Suite(.timeLimit(.minutes(3))) struct DevEndpointsTests {
     struct CreatedTenant: Decodable {
         struct Account: Decodable {
             var email: String

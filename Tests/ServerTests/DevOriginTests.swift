@@ -6,7 +6,7 @@ import Testing
 @testable import EduGoServer
 
 /// State-changing `/__dev` calls refuse another origin (CSRF from a page the developer opens).
-@Suite struct DevOriginTests {
+@Suite(.timeLimit(.minutes(3))) struct DevOriginTests {
     @Test("a POST or DELETE under /__dev from another origin answers 403 cross_origin_refused and changes nothing")
     func foreignOriginIsRefused() async throws {
         try await withServer { client in

@@ -6,7 +6,7 @@ import Testing
 @testable import EduGoServer
 
 /// Dev mode's perimeter: the Host check against DNS rebinding, and `/__dev/*` for loopback peers only.
-@Suite struct DevPerimeterTests {
+@Suite(.timeLimit(.minutes(3))) struct DevPerimeterTests {
     @Test("in dev mode a request whose Host is another name answers 421 misdirected_request (DNS rebinding)")
     func foreignHostIsRefused() async throws {
         try await withServer { client in

@@ -6,7 +6,7 @@ import X509
 @testable import EduGoServer
 
 /// `--tls-dev`: the certificate the server makes and keeps for itself, its pin and its rotation.
-@Suite struct DevelopmentCertificateTests {
+@Suite(.timeLimit(.minutes(3))) struct DevelopmentCertificateTests {
     func withDirectory<Value>(_ body: (URL) throws -> Value) throws -> Value {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-tls-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -6,8 +6,8 @@ import Testing
 @testable import EduGoServer
 
 /// Emails: bounded before any key is built, normalised (NFKC) once, no invisible characters.
-@Suite struct EmailHardeningTests {
-    // MARK: Item 4: the rate limiter's table
+@Suite(.timeLimit(.minutes(3))) struct EmailHardeningTests {
+    // MARK: The rate limiter's table
 
     @Test("logins with huge emails answer 400 (413 past 8 KiB) and build no key from the email")
     func hugeEmailsBuildNoKeys() async throws {
@@ -66,7 +66,7 @@ import Testing
         await #expect(throws: APIError.self) { try await limiter.consume(hot, rule) }
     }
 
-    // MARK: Item 9: look-alike emails
+    // MARK: Look-alike emails
 
     @Test("emails with a byte-order mark, zero-width or control characters are refused at registration")
     func invisibleCharactersRefused() async throws {

@@ -6,7 +6,7 @@ import Testing
 @testable import EduGoServer
 
 /// `POST/DELETE /v1/courses/{id}/enrollment` and `GET /v1/users/me/courses`.
-@Suite struct EnrollmentTests {
+@Suite(.timeLimit(.minutes(3))) struct EnrollmentTests {
     @Test("enrolling in a published course answers 201 with the enrollment")
     func enrollCreates() async throws {
         try await withServer { client in

@@ -7,7 +7,7 @@ import Testing
 
 /// `drop_request` and `drop_response` over a real socket: the client sees its connection closed
 /// without an answer; only `drop_response` lets the write commit.
-@Suite struct FaultConnectionTests {
+@Suite(.timeLimit(.minutes(3))) struct FaultConnectionTests {
     /// Sends one request on a connection of its own (the suite's client keeps its connection).
     private func sendAlone(
         port: Int, _ method: HTTPRequest.Method, _ uri: String, bearer: String, json: String

@@ -6,7 +6,7 @@ import Testing
 @testable import EduGoServer
 
 /// `/__dev/faults`: per-tenant fault rules, driven in-process.
-@Suite struct FaultRuleTests {
+@Suite(.timeLimit(.minutes(3))) struct FaultRuleTests {
     @Test("POST /__dev/faults answers 201 with the rule, its id and the defaults filled in")
     func createAnswersTheRule() async throws {
         try await withServer { client in

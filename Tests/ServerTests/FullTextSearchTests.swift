@@ -9,7 +9,7 @@ import Testing
 
 /// Course and user search through the FTS5 search tables: what a query finds, that a write is
 /// searchable at once, that no input is query syntax, and that old databases get their index.
-@Suite struct FullTextSearchTests {
+@Suite(.timeLimit(.minutes(3))) struct FullTextSearchTests {
     /// `q` percent-encoded for a query string.
     static func encoded(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""

@@ -9,7 +9,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-@Suite struct HTTPHygieneTests {
+@Suite(.timeLimit(.minutes(3))) struct HTTPHygieneTests {
     static let defaultHSTS = "max-age=31536000; includeSubDomains"
 
     /// The headers every response must carry, errors and 404s included.

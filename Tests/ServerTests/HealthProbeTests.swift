@@ -4,7 +4,7 @@ import Testing
 
 @testable import EduGoServer
 
-@Suite struct HealthProbeTests {
+@Suite(.timeLimit(.minutes(3))) struct HealthProbeTests {
     @Test("the database is asked at most once per interval, and its new answer shows after the interval")
     func probeAsksOncePerInterval() async throws {
         let now = Mutex(ContinuousClock.now)

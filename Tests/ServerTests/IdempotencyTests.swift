@@ -8,7 +8,7 @@ import Testing
 
 /// `Idempotency-Key` on POST, PUT and PATCH: the same key with the same body replays the stored
 /// answer; with another body it answers 422; keys belong to one user of one tenant and last 24 h.
-@Suite struct IdempotencyTests {
+@Suite(.timeLimit(.minutes(3))) struct IdempotencyTests {
     static var courseBody: [String: Any] { ["title": "Geometría", "category": "mathematics", "published": true] }
 
     @Test("a replayed course creation creates nothing new and answers byte-identically with Idempotent-Replayed")
@@ -312,7 +312,7 @@ import Testing
 
 /// The in-flight rules of ``IdempotencyCoordinator``, driven directly so that the first request
 /// can be held mid-operation deterministically.
-@Suite struct IdempotencyInFlightTests {
+@Suite(.timeLimit(.minutes(3))) struct IdempotencyInFlightTests {
     /// A caller of a fresh, migrated in-memory tenant database.
     static func identity() throws -> Identity {
         guard let tenantID = TenantID("demo") else { throw HelperFailure(description: "bad tenant id") }

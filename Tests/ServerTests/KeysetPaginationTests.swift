@@ -7,7 +7,7 @@ import Testing
 @testable import EduGoServer
 
 /// `after` and `next`: lists continue from the last row's key, not from an offset.
-@Suite struct KeysetPaginationTests {
+@Suite(.timeLimit(.minutes(3))) struct KeysetPaginationTests {
     /// A list answer as the spec allows it: `page` and `total` absent from answers to `after`.
     struct ListBody<Item: Decodable>: Decodable {
         var items: [Item]

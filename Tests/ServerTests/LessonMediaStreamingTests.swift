@@ -5,7 +5,7 @@ import Testing
 
 @testable import EduGoServer
 
-/// Lesson media uploads over a real socket, streamed in chunks as a client sends them (issue 15).
+/// Lesson media uploads over a real socket, streamed in chunks as a client sends them.
 @Suite(.timeLimit(.minutes(2)))
 struct LessonMediaStreamingTests {
     /// A live server with a temporary data directory; `test` gets the client, the port and the directory.

@@ -5,7 +5,7 @@ import Testing
 
 @testable import EduGoServer
 
-/// `PUT/GET/HEAD/DELETE /v1/courses/{id}/lessons/{lessonId}/media` (issue 15).
+/// `PUT/GET/HEAD/DELETE /v1/courses/{id}/lessons/{lessonId}/media`.
 @Suite(.timeLimit(.minutes(3)))
 struct LessonMediaTests {
     // MARK: - Upload and download

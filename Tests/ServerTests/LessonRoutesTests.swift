@@ -6,7 +6,7 @@ import Testing
 @testable import EduGoServer
 
 /// `GET/POST /v1/courses/{id}/lessons` and `GET/PATCH/DELETE /v1/courses/{id}/lessons/{lessonId}`.
-@Suite struct LessonRoutesTests {
+@Suite(.timeLimit(.minutes(3))) struct LessonRoutesTests {
     // MARK: - Reading
 
     @Test("a student lists a published course's lessons in order")

@@ -7,7 +7,7 @@ import Testing
 /// Every list and search the API offers runs on its index: `EXPLAIN QUERY PLAN` of the very
 /// statement the store runs (its query type builds it for both) shows no sort and no walk of a
 /// whole table, so a page costs what it holds, not what the table holds.
-@Suite struct ListQueryPlanTests {
+@Suite(.timeLimit(.minutes(3))) struct ListQueryPlanTests {
     /// One list statement the store runs, with the indexes its plan must use.
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String

@@ -5,7 +5,7 @@ import Testing
 @testable import EduGoServer
 
 /// A list's total is counted once per change sequence.
-@Suite struct ListTotalsTests {
+@Suite(.timeLimit(.minutes(3))) struct ListTotalsTests {
     @Test("a course list's total is counted once while nothing changes, and again, right, after a write")
     func countedOncePerChange() async throws {
         // Given a demo tenant and a student

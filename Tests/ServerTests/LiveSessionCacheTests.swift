@@ -8,7 +8,7 @@ import Testing
 /// The live-session cache answers an authenticated request without a database read, so every
 /// event that ends a session or changes its user must still take effect on the very next
 /// request: each test first makes a request that fills the cache, then checks the next one.
-@Suite struct LiveSessionCacheTests {
+@Suite(.timeLimit(.minutes(3))) struct LiveSessionCacheTests {
     @Test("after logout the very next request with the access token is refused")
     func logout() async throws {
         try await withServer { client in

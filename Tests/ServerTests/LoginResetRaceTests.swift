@@ -6,10 +6,10 @@ import Testing
 
 @testable import EduGoServer
 
-/// Audit issue 31, item 3: a sign-in that verified the old password while a reset committed
+/// A sign-in that verified the old password while a reset committed
 /// must not leave a session behind. The interleaving is made by hand (read, reset, insert), so
 /// the tests do not depend on timing.
-@Suite struct LoginResetRaceTests {
+@Suite(.timeLimit(.minutes(3))) struct LoginResetRaceTests {
     static let email = "student1@demo.edugo.dev"
 
     /// Resets `email`'s password through the store, as `POST /v1/auth/reset-password` does.

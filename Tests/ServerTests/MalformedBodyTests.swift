@@ -3,7 +3,7 @@ import Testing
 
 @testable import EduGoServer
 
-/// Audit issue 31, item 7: a request body the HTTP parser cannot read is the client's error.
+/// A request body the HTTP parser cannot read is the client's error.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct MalformedBodyTests {
     @Test("a POST whose chunk size line is not hexadecimal answers 400 problem+json, never 500, and the connection closes")

@@ -6,7 +6,7 @@ import Testing
 @testable import EduGoServer
 
 /// `GET /metrics`: Prometheus text from this application's own registry.
-@Suite struct MetricsTests {
+@Suite(.timeLimit(.minutes(3))) struct MetricsTests {
     static func scrape(_ client: some TestClientProtocol, bearer: String? = nil) async throws -> [PrometheusTextParser.Sample] {
         let response = try await client.send(.get, "/metrics", bearer: bearer)
         guard response.status == .ok else {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import EduGoServer
 
-@Suite struct PasswordResetTests {
+@Suite(.timeLimit(.minutes(3))) struct PasswordResetTests {
     @Test("forgot-password answers 202 with byte-identical bodies for known and unknown emails")
     func forgotPasswordDoesNotRevealAccounts() async throws {
         try await withServer { client in

@@ -19,6 +19,15 @@ struct ProcessFlagTests {
         }
     }
 
+    @Test("in dev mode the startup banner prints the dev console's URL beside the mailbox and tenants endpoints")
+    func bannerPrintsDevConsole() async throws {
+        try await withTemporaryDirectory { directory in
+            let server = try await ServerProcess.launch(dataDirectory: directory, arguments: [])
+            await server.stop()
+            #expect(server.stdout.value.contains("Dev console: http://127.0.0.1:\(server.port)/__dev/\n"), "stdout: \(server.stdout.value)")
+        }
+    }
+
     @Test("the binary refuses 0.0.0.0 while the demo tenants exist, naming --drop-demo-tenants, and starts once they are dropped")
     func refusesNetworkHostWithDemoAccounts() async throws {
         try await withTemporaryDirectory { directory in

@@ -6,7 +6,7 @@ import Testing
 @testable import EduGoServer
 
 /// `GET/PUT /v1/courses/{id}/progress`.
-@Suite struct ProgressTests {
+@Suite(.timeLimit(.minutes(3))) struct ProgressTests {
     // MARK: - Reading
 
     @Test("a student reads their own seeded progress through a course")

@@ -5,7 +5,7 @@ import Testing
 
 @testable import EduGoServer
 
-@Suite struct RateLimitTests {
+@Suite(.timeLimit(.minutes(3))) struct RateLimitTests {
     /// Generous limits everywhere except the rules a test tightens.
     static func limits(
         loginPerAddress: Int = 100, loginPerAccount: Int = 100, refreshPerAddress: Int = 100,

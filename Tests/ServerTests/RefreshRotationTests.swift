@@ -5,7 +5,7 @@ import Testing
 
 @testable import EduGoServer
 
-@Suite struct RefreshRotationTests {
+@Suite(.timeLimit(.minutes(3))) struct RefreshRotationTests {
     @Test("refreshing answers a new token pair with a different refresh token")
     func refreshRotates() async throws {
         try await withServer { client in

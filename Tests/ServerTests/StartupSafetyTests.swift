@@ -4,7 +4,7 @@ import Testing
 @testable import EduGoServer
 
 /// What the server refuses before it opens a port: dev mode and published demo accounts beyond loopback.
-@Suite struct StartupSafetyTests {
+@Suite(.timeLimit(.minutes(3))) struct StartupSafetyTests {
     static func configuration(host: String, devMode: Bool, seed: Bool, storage: ServerConfiguration.Storage = .inMemory)
         -> ServerConfiguration
     {
@@ -74,7 +74,7 @@ import Testing
         }
     }
 
-    // MARK: The bcrypt cost (issue 29 item 4)
+    // MARK: The bcrypt cost
 
     @Test("a bcrypt cost below 10 outside dev mode refuses to start, naming --password-hash-cost; 10 starts")
     func weakHashCostRefusedOutsideDevMode() async throws {
@@ -114,7 +114,7 @@ import Testing
         }
     }
 
-    // MARK: Item 13: the signing key
+    // MARK: The signing key
 
     static func keyFile(in directory: URL) -> URL {
         directory.appendingPathComponent("keys/es256-signing-key.pem")

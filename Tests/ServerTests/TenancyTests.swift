@@ -5,7 +5,7 @@ import Testing
 
 @testable import EduGoServer
 
-@Suite struct TenancyTests {
+@Suite(.timeLimit(.minutes(3))) struct TenancyTests {
     @Test("a demo token sent with X-Tenant-ID acme answers 403 tenant_mismatch")
     func disagreeingTenantHeaderIsRefused() async throws {
         try await withServer { client in

@@ -7,7 +7,7 @@ import Testing
 
 /// Every tenant's data is invisible to every other tenant: another tenant's object answers 404,
 /// never 403 or 200, and lists and searches never carry it.
-@Suite struct TenantIsolationMatrixTests {
+@Suite(.timeLimit(.minutes(3))) struct TenantIsolationMatrixTests {
     /// Ids of one tenant's objects, as its own admin sees them.
     struct TenantObjects: Sendable {
         var courseID: String

@@ -4,7 +4,7 @@ import Testing
 @testable import EduGoServer
 
 /// The registry keeps a bounded number of tenant databases open.
-@Suite struct TenantRegistryTests {
+@Suite(.timeLimit(.minutes(3))) struct TenantRegistryTests {
     @Test("beyond maxOpenTenants the least recently used databases are dropped and reopen on demand")
     func openDatabasesAreBounded() async throws {
         try await withTemporaryDirectory { directory in

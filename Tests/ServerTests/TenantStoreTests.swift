@@ -6,7 +6,7 @@ import Testing
 @testable import EduGoServer
 
 /// The tenant store below the HTTP layer: results and the statements each method runs.
-@Suite struct TenantStoreTests {
+@Suite(.timeLimit(.minutes(3))) struct TenantStoreTests {
     /// A seeded demo tenant in memory (one connection, so a trace sees every statement).
     static func demoTenant() async throws -> TenantDatabase {
         let database = try TenantDatabase.open(tenantID: try #require(TenantID("demo")), at: nil)

@@ -6,7 +6,7 @@ import Testing
 
 @testable import EduGoServer
 
-@Suite struct TokenVerificationTests {
+@Suite(.timeLimit(.minutes(3))) struct TokenVerificationTests {
     // MARK: Lifetime
 
     @Test("an access token is accepted while the clock stands still on the second it was issued")

@@ -6,7 +6,7 @@ import Testing
 @testable import EduGoServer
 
 /// The transaction duration metric counts transactions, not statements.
-@Suite struct TransactionTimerTests {
+@Suite(.timeLimit(.minutes(3))) struct TransactionTimerTests {
     @Test("a read and a write of several statements each are timed once, and a statement outside a transaction is not")
     func timesEachTransactionOnce() async throws {
         let durations = Mutex<[Duration]>([])

@@ -6,7 +6,7 @@ import Testing
 @testable import EduGoServer
 
 /// `GET/POST /v1/users`, `GET /v1/users/search`, `GET/PATCH /v1/users/me`, `GET/PATCH/DELETE /v1/users/{id}`.
-@Suite struct UserRoutesTests {
+@Suite(.timeLimit(.minutes(3))) struct UserRoutesTests {
     // MARK: - Directory
 
     @Test("an admin lists the tenant's nine users as a no-store page")

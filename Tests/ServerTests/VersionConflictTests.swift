@@ -7,7 +7,7 @@ import Testing
 
 /// Versions, ETags and conflicts: 409 for a stale body `version`, 412 for a stale `If-Match`,
 /// 428 with no base version, 304 for a matching `If-None-Match`.
-@Suite struct VersionConflictTests {
+@Suite(.timeLimit(.minutes(3))) struct VersionConflictTests {
     // MARK: - Two writers on the same base version
 
     @Test("a stale body version answers 409 with the first writer's course in current")

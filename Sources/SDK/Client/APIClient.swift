@@ -21,6 +21,10 @@ public final class APIClient: Sendable {
     /// The network, for the one call the interceptor chain cannot carry: the live change stream.
     let transport: any HTTPTransport
     private let observers: [any TransportObserver]
+    #if canImport(AsyncHTTPClient)
+    /// The connections uploads and downloads stream over: the transport's own when it can.
+    let streaming: StreamingClients
+    #endif
 
     /// Creates a client for one server and tenant. Nothing is sent until the first call.
     ///
@@ -45,6 +49,9 @@ public final class APIClient: Sendable {
         self.transport = transport
         self.environment = environment
         self.observers = observers
+        #if canImport(AsyncHTTPClient)
+        self.streaming = StreamingClients(transport: transport, pinning: configuration.pinning)
+        #endif
         let outer: [any Interceptor] = [
             SecurityGuardInterceptor(logger: logger), LoggingInterceptor(level: configuration.logLevel, logger: logger),
         ]

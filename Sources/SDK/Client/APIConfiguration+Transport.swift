@@ -1,15 +1,20 @@
 import Foundation
 
 extension APIConfiguration {
-    /// The transport the SDK uses when the caller gives none.
+    /// The transport the SDK uses when the caller gives none; it checks the configuration's pins.
     ///
-    /// Without pinning: ``URLSessionTransport``. With ``pinning`` enabled: on Apple platforms a
-    /// ``URLSessionTransport`` whose delegate checks the pins; on Linux, where Foundation's
-    /// `URLSession` offers no server-trust hook, an ``AsyncHTTPClientTransport``. A pinning
-    /// configuration that cannot be applied (a trust root that is not a certificate) gives a
-    /// transport that refuses every request: pinning never silently falls back to none.
+    /// On Linux an ``AsyncHTTPClientTransport``, pinned or not: Foundation's `URLSession` there
+    /// (libcurl) has no server-trust hook, silently re-sends a request on a kept-alive connection
+    /// the server has closed, and can deadlock when a task is cancelled. On Apple platforms a
+    /// ``URLSessionTransport``, whose delegate checks the pins when ``pinning`` is enabled. A
+    /// pinning configuration that cannot be applied (a trust root that is not a certificate) gives
+    /// a transport that refuses every request: pinning never silently falls back to none.
     public func makeDefaultTransport() -> any HTTPTransport {
-        guard pinning.isEnabled else { return URLSessionTransport() }
+        Self.makeDefaultTransport(pinning: pinning)
+    }
+
+    /// The platform's default transport checking `pinning` (see ``makeDefaultTransport()``).
+    static func makeDefaultTransport(pinning: CertificatePinning) -> any HTTPTransport {
         #if canImport(AsyncHTTPClient)
         do {
             return try AsyncHTTPClientTransport(pinning: pinning)
@@ -17,8 +22,10 @@ extension APIConfiguration {
             return RefusingTransport(error: .securityError("pinning configuration: \(error)"))
         }
         #elseif canImport(Security)
+        guard pinning.isEnabled else { return URLSessionTransport() }
         return URLSessionTransport(pinning: pinning)
         #else
+        guard pinning.isEnabled else { return URLSessionTransport() }
         return RefusingTransport(error: .securityError("certificate pinning is not available on this platform"))
         #endif
     }

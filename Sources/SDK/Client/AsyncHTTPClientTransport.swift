@@ -7,17 +7,23 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
-/// ``HTTPTransport`` over AsyncHTTPClient (SwiftNIO and swift-nio-ssl): the transport that can
-/// pin public keys on Linux, where Foundation's `URLSession` has no server-trust hook.
+/// ``HTTPTransport`` over AsyncHTTPClient (SwiftNIO and swift-nio-ssl): the SDK's default transport
+/// on Linux, pinned or not.
+///
+/// Foundation's `URLSession` on Linux (libcurl) has no server-trust hook, silently re-sends a
+/// request (a POST included) on a kept-alive connection the server has closed, and can deadlock
+/// when a task is cancelled; AsyncHTTPClient has none of these problems.
 ///
 /// BoringSSL validates the chain (against the system's roots, or the pinning configuration's
 /// trust roots) and the host name during the handshake. Then, still before the connection is
 /// handed out for a request, the leaf certificate's public key is checked against the host's
 /// pins; a mismatch closes the connection and fails the request with
-/// ``NetworkError/pinningFailed(host:)``: no request byte was sent.
+/// ``NetworkError/pinningFailed(host:)``: no request byte was sent. A connection that cannot be
+/// established (refused, untrusted) is not retried: the request fails at once.
 ///
 /// One `HTTPClient` per pinned host (so each connection knows which pins it answers to) and one
-/// for every other host; they are shut down when the transport is released.
+/// for every other host, all on NIO's shared event loop group; they are shut down when the
+/// transport is released.
 public final class AsyncHTTPClientTransport: HTTPTransport {
     private let pinnedClients: [String: HTTPClient]
     private let otherClient: HTTPClient
@@ -32,15 +38,29 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     ///   - logger: Where pin mismatches are reported (host and the presented pin; never a header,
     ///     token or body).
     /// - Throws: When a trust root is not a DER certificate.
-    public init(
+    public convenience init(
         pinning: CertificatePinning = .disabled, http2: Bool = true, maximumBodySize: Int = 64 << 20,
         logger: Logger = Logger(label: "edugo.sdk.tls")
     ) throws {
+        self.init(
+            trustRoots: try pinning.trustRoots.map { try NIOSSLCertificate(bytes: Array($0), format: .der) },
+            pins: pinning.pins, http2: http2, maximumBodySize: maximumBodySize, logger: logger)
+    }
+
+    /// A transport without pins that validates against the system's roots.
+    static func unpinned() -> AsyncHTTPClientTransport {
+        AsyncHTTPClientTransport(
+            trustRoots: [], pins: [:], http2: true, maximumBodySize: 64 << 20, logger: Logger(label: "edugo.sdk.tls"))
+    }
+
+    private init(
+        trustRoots: [NIOSSLCertificate], pins: [String: Set<CertificatePinning.Pin>], http2: Bool, maximumBodySize: Int,
+        logger: Logger
+    ) {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.minimumTLSVersion = .tlsv12
-        if !pinning.trustRoots.isEmpty {
-            tls.trustRoots = .certificates(
-                try pinning.trustRoots.map { try NIOSSLCertificate(bytes: Array($0), format: .der) })
+        if !trustRoots.isEmpty {
+            tls.trustRoots = .certificates(trustRoots)
         }
         func makeClient(checking pins: (host: String, pins: Set<CertificatePinning.Pin>)?) -> HTTPClient {
             var configuration = HTTPClient.Configuration()
@@ -57,7 +77,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         }
         self.pinnedClients = Dictionary(
-            uniqueKeysWithValues: pinning.pins.map { host, pins in (host, makeClient(checking: (host, pins))) })
+            uniqueKeysWithValues: pins.map { host, pins in (host, makeClient(checking: (host, pins))) })
         self.otherClient = makeClient(checking: nil)
         self.maximumBodySize = maximumBodySize
     }

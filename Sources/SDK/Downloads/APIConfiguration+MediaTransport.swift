@@ -1,16 +1,15 @@
 import Foundation
 
 extension APIConfiguration {
-    /// The media transport ``EduGoClient/downloads(for:budget:maxConcurrent:transport:resumeLimit:)``
-    /// uses when the caller gives none: the same certificate pinning as ``makeDefaultTransport()``.
+    /// A media transport for ``Downloads`` with the same certificate pinning as ``makeDefaultTransport()``.
     ///
-    /// Without pinning: AsyncHTTPClient's shared client on Linux, `URLSession` on Apple platforms.
-    /// With ``pinning`` enabled: an ``AsyncHTTPClientMediaTransport`` checking the pins on Linux, a
-    /// ``URLSessionMediaTransport`` whose delegate checks them on Apple platforms. A pinning
-    /// configuration that cannot be applied gives a transport that refuses every download: pinning
-    /// never silently falls back to none.
+    /// On Linux an ``AsyncHTTPClientMediaTransport``, pinned or not; on Apple platforms `URLSession`
+    /// (a ``URLSessionMediaTransport`` whose delegate checks the pins when ``pinning`` is enabled).
+    /// A pinning configuration that cannot be applied gives a transport that refuses every
+    /// download: pinning never silently falls back to none.
+    /// ``EduGoClient/downloads(for:budget:maxConcurrent:transport:resumeLimit:)`` uses the client's
+    /// own connections instead of making new ones.
     public func makeDefaultMediaTransport() -> any MediaTransport {
-        guard pinning.isEnabled else { return Downloads.defaultTransport() }
         #if canImport(AsyncHTTPClient)
         do {
             return try AsyncHTTPClientMediaTransport(pinning: pinning)
@@ -18,8 +17,10 @@ extension APIConfiguration {
             return RefusingMediaTransport(error: .securityError("pinning configuration: \(error)"))
         }
         #elseif canImport(Security)
+        guard pinning.isEnabled else { return URLSessionMediaTransport() }
         return URLSessionMediaTransport(pinning: pinning)
         #else
+        guard pinning.isEnabled else { return URLSessionMediaTransport() }
         return RefusingMediaTransport(error: .securityError("certificate pinning is not available on this platform"))
         #endif
     }

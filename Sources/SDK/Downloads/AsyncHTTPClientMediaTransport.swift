@@ -4,25 +4,22 @@ import Foundation
 import NIOCore
 
 /// ``MediaTransport`` over AsyncHTTPClient: the body arrives as it is read from the socket, one
-/// buffer at a time.
+/// buffer at a time. The default media transport on Linux.
 ///
-/// Made with an enabled ``CertificatePinning`` (``init(pinning:timeout:)``, which
-/// ``APIConfiguration/makeDefaultMediaTransport()`` uses when the configuration pins), its
-/// connections go through the same checks as ``AsyncHTTPClientTransport``'s: chain and host name
-/// against the configuration's trust roots, then the host's pins, before any request byte is sent.
-/// A refusal fails the fetch with ``NetworkError/pinningFailed(host:)`` or
-/// ``NetworkError/untrustedCertificate(host:)``; it never falls back to an unpinned connection.
-/// Without pinning it uses AsyncHTTPClient's shared client.
+/// Its connections go through the same checks as ``AsyncHTTPClientTransport``'s: chain and host
+/// name against the system's roots (or the configuration's trust roots), then the host's pins when
+/// it has any, before any request byte is sent. A refusal fails the fetch at once with
+/// ``NetworkError/pinningFailed(host:)`` or ``NetworkError/untrustedCertificate(host:)``; it never
+/// falls back to an unpinned connection, and a connection that cannot be established is not retried.
 public struct AsyncHTTPClientMediaTransport: MediaTransport {
     /// The longest a whole download may take before it is abandoned (its partial file is kept).
     public var timeout: Duration
-    /// The pinned clients, when pinning is enabled.
-    private let pinned: AsyncHTTPClientTransport?
+    /// The clients the downloads go through.
+    private let clients: AsyncHTTPClientTransport
 
-    /// A transport over AsyncHTTPClient's shared client (ordinary TLS, no pins).
+    /// A transport with clients of its own (ordinary TLS, no pins).
     public init(timeout: Duration = .seconds(24 * 3600)) {
-        self.timeout = timeout
-        self.pinned = nil
+        self.init(clients: .unpinned(), timeout: timeout)
     }
 
     /// A transport that validates against `pinning`'s trust roots and checks its pins, as
@@ -30,8 +27,14 @@ public struct AsyncHTTPClientMediaTransport: MediaTransport {
     ///
     /// - Throws: When a trust root is not a DER certificate.
     public init(pinning: CertificatePinning, timeout: Duration = .seconds(24 * 3600)) throws {
+        self.init(clients: try AsyncHTTPClientTransport(pinning: pinning), timeout: timeout)
+    }
+
+    /// A transport over `clients`' connections, pins and all: an ``EduGoClient``'s downloads share
+    /// the clients of its API calls.
+    public init(clients: AsyncHTTPClientTransport, timeout: Duration = .seconds(24 * 3600)) {
         self.timeout = timeout
-        self.pinned = pinning.isEnabled ? try AsyncHTTPClientTransport(pinning: pinning) : nil
+        self.clients = clients
     }
 
     /// Streams the answer to `request`: `onHead` once, then `onChunk` with each buffer as it is read.
@@ -42,7 +45,7 @@ public struct AsyncHTTPClientMediaTransport: MediaTransport {
         _ request: MediaRequest, onHead: (MediaResponseHead) async throws -> Void,
         onChunk: (Data) async throws -> Void
     ) async throws {
-        let (client, host) = pinned?.client(for: request.url) ?? (HTTPClient.shared, request.url.host ?? "")
+        let (client, host) = clients.client(for: request.url)
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = .GET
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A failure to write the partial file or the manifest: the disk's fault, not the network's.
+/// A failure to write the partial file or its record: the disk's fault, not the network's.
 struct DownloadDiskFailure: Error {
     var underlying: any Error
 

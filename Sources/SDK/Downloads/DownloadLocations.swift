@@ -2,13 +2,13 @@ import Foundation
 
 /// Where one user's downloads live.
 ///
-/// Pinned files, partial downloads and the manifest stay under the SDK's data directory; cached
+/// Pinned files and partial downloads stay under the SDK's data directory; cached
 /// (not pinned) files live apart, in ``cacheDirectory``. On Apple platforms that is under the
 /// system's caches directory, which the system may empty when storage runs low: a cached file
 /// that disappeared is simply no longer downloaded, and the next request fetches it again.
 public struct DownloadLocations: Sendable, Equatable {
     /// `<data dir>/downloads/<tenant>/<user>/`: pinned files in `files/`, partial ones in
-    /// `partial/`, and `manifest.json`.
+    /// `partial/`. (What is downloaded is recorded in the user's ``OfflineStore``.)
     public var directory: URL
     /// Where cached (not pinned) files live.
     public var cacheDirectory: URL
@@ -47,8 +47,8 @@ public struct DownloadLocations: Sendable, Equatable {
         directory.appendingPathComponent("partial", isDirectory: true).appendingPathComponent(lessonID + ".part")
     }
 
-    /// The manifest of what is downloaded.
-    var manifest: URL { directory.appendingPathComponent("manifest.json") }
+    /// Where an older SDK recorded what is downloaded; ``Downloads`` imports it into the store once.
+    var legacyManifest: URL { directory.appendingPathComponent("manifest.json") }
 
     /// Creates the folders (the cache one too: the system may have emptied it since).
     func create() throws {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// What ``Downloads`` remembers of one lesson's file, across app restarts (`manifest.json`).
+/// What ``Downloads`` remembers of one lesson's file, across app restarts: a row of the user's
+/// ``OfflineStore``.
 struct DownloadRecord: Codable, Sendable, Equatable {
     var lessonID: String
     var courseID: String
@@ -20,20 +21,16 @@ struct DownloadRecord: Codable, Sendable, Equatable {
     var sha256: String? { etag.flatMap(Self.sha256(of:)) }
 }
 
-/// Every lesson's record, keyed by lesson id.
-struct DownloadManifest: Codable, Sendable, Equatable {
+/// The `manifest.json` in which an older SDK kept the records, read once to import them into the
+/// store (and then deleted).
+struct LegacyDownloadManifest: Decodable, Sendable, Equatable {
     var records: [String: DownloadRecord] = [:]
 
-    static func load(from url: URL) -> DownloadManifest {
+    /// The manifest's records; none when the file is missing or unreadable.
+    static func records(at url: URL) -> [DownloadRecord] {
         guard let data = try? Data(contentsOf: url),
-            let manifest = try? JSONDecoder().decode(DownloadManifest.self, from: data)
-        else { return DownloadManifest() }
-        return manifest
-    }
-
-    func save(to url: URL) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        try encoder.encode(self).write(to: url, options: .atomic)
+            let manifest = try? JSONDecoder().decode(LegacyDownloadManifest.self, from: data)
+        else { return [] }
+        return Array(manifest.records.values)
     }
 }

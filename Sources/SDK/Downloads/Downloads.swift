@@ -25,6 +25,11 @@ import Darwin
 /// evicted least-recently-used when the budget is exceeded. At most ``maxConcurrent`` downloads
 /// run at a time.
 ///
+/// What is downloaded is recorded in the user's ``OfflineStore``, one row per lesson, each change
+/// one transaction: two `Downloads` of one user (in one process or two) keep each other's records.
+/// An ``OfflineSession`` has one (``EduGoClient/downloads(for:budget:maxConcurrent:transport:resumeLimit:)``
+/// hands it out).
+///
 /// ```swift
 /// let downloads = try edugo.downloads(for: session)
 /// for try await progress in await downloads.download(lessonID: lesson, courseID: course) {
@@ -33,7 +38,7 @@ import Darwin
 /// let file = await downloads.localFile(for: lesson)   // usable offline
 /// ```
 public actor Downloads {
-    /// `<data dir>/downloads/<tenant>/<user>/`: pinned files in `files/`, `partial/` and `manifest.json`.
+    /// `<data dir>/downloads/<tenant>/<user>/`: pinned files in `files/`, partial ones in `partial/`.
     public nonisolated var directory: URL { locations.directory }
     /// Where cached (not pinned) files live: the caches directory on Apple platforms (see ``DownloadLocations``).
     public nonisolated var cacheDirectory: URL { locations.cacheDirectory }
@@ -53,12 +58,17 @@ public actor Downloads {
     private let monitor: ConnectivityMonitor?
     private let now: @Sendable () -> Date
     private let slots: DownloadSlots
-    private var manifest: DownloadManifest
+    /// The user's store, which holds the records.
+    private let store: OfflineStore
     private var active: Set<String> = []
 
-    /// Creates the downloads of one user, reading what an earlier run left in `directory`.
+    /// Creates the downloads of one user, whose records are in `store`.
+    ///
+    /// A `manifest.json` that an older SDK left in `directory` is imported into the store once,
+    /// then deleted.
     ///
     /// - Parameters:
+    ///   - store: The user's store, where the records live.
     ///   - directory: Where this user's pinned and partial files live (created if needed).
     ///   - cacheDirectory: Where cached (not pinned) files live; `directory/cache/` when `nil`.
     ///     ``EduGoClient/downloads(for:budget:maxConcurrent:transport:resumeLimit:)`` passes the
@@ -67,7 +77,8 @@ public actor Downloads {
     ///   - session: Supplies (and refreshes) the access token.
     ///   - transport: Streams responses; AsyncHTTPClient on Linux, `URLSession` elsewhere by default,
     ///     without certificate pinning: pass ``APIConfiguration/makeDefaultMediaTransport()`` to pin
-    ///     (``EduGoClient/downloads(for:budget:maxConcurrent:transport:resumeLimit:)`` does).
+    ///     (``EduGoClient/downloads(for:budget:maxConcurrent:transport:resumeLimit:)`` pins with its
+    ///     client's configuration).
     ///   - budget: Bytes the files may take; cached ones are evicted beyond it.
     ///   - maxConcurrent: Downloads at a time (2 by default).
     ///   - now: The clock of the least-recently-used order.
@@ -76,7 +87,7 @@ public actor Downloads {
     ///   - resumeLimit: Lost connections in a row without a byte received that a download waits
     ///     through before it fails (see ``resumeLimit``).
     public init(
-        directory: URL, cacheDirectory: URL? = nil, baseURL: URL, session: TokenRefreshCoordinator,
+        store: OfflineStore, directory: URL, cacheDirectory: URL? = nil, baseURL: URL, session: TokenRefreshCoordinator,
         transport: (any MediaTransport)? = nil, budget: Int64 = 2 << 30, maxConcurrent: Int = 2,
         now: @escaping @Sendable () -> Date = { Date() }, monitor: ConnectivityMonitor? = nil, resumeLimit: Int = 10
     ) throws {
@@ -93,11 +104,16 @@ public actor Downloads {
         try locations.create()
         // Pinned and cached files alike are re-downloadable: out of backups on Apple platforms.
         ProtectedDirectory.protect(directory)
-        self.manifest = DownloadManifest.load(from: locations.manifest)
+        self.store = store
+        let legacy = locations.legacyManifest
+        if FileManager.default.fileExists(atPath: legacy.path) {
+            try store.importDownloadRecords(LegacyDownloadManifest.records(at: legacy))
+            try FileManager.default.removeItem(at: legacy)
+        }
     }
 
     static func defaultTransport() -> any MediaTransport {
-        #if canImport(FoundationNetworking)
+        #if canImport(AsyncHTTPClient)
         AsyncHTTPClientMediaTransport()
         #else
         URLSessionMediaTransport()
@@ -141,7 +157,7 @@ public actor Downloads {
     ) async throws -> URL {
         try Self.checkIdentifier(lessonID)
         try Self.checkIdentifier(courseID)
-        if var record = manifest.records[lessonID], record.complete, Self.exists(fileURL(record)) {
+        if var record = try await store.downloadRecord(lessonID), record.complete, Self.exists(fileURL(record)) {
             if pinned, !record.pinned {
                 // Kept from now on: out of the cache, which the system may empty.
                 let kept = locations.file(lessonID, pinned: true)
@@ -150,8 +166,7 @@ public actor Downloads {
                 record.pinned = true
             }
             record.lastUsed = now()
-            manifest.records[lessonID] = record
-            try saveManifest()
+            try await store.saveDownloadRecord(record)
             let file = fileURL(record)
             onProgress(DownloadProgress(
                 lessonID: lessonID, bytesReceived: record.size ?? 0, totalBytes: record.size, state: .completed(file)))
@@ -160,7 +175,7 @@ public actor Downloads {
         guard active.insert(lessonID).inserted else { throw DownloadError.alreadyInProgress(lessonID: lessonID) }
         defer { active.remove(lessonID) }
         onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: 0, totalBytes: nil, state: .queued))
-        let known = manifest.records[lessonID]
+        let known = try await store.downloadRecord(lessonID)
         return try await slots.run {
             try await self.transfer(
                 lessonID: lessonID, courseID: courseID, pinned: pinned || (known?.pinned ?? false),
@@ -318,7 +333,7 @@ public actor Downloads {
             let actual = Self.hex(hasher.finalize())
             guard actual == expected else {
                 try? FileManager.default.removeItem(at: partial)
-                await forget(lessonID)
+                try? await store.removeDownloadRecords([lessonID])
                 throw DownloadError.checksumMismatch(expected: expected, actual: actual)
             }
             let file = locations.file(lessonID, pinned: pinned)
@@ -340,35 +355,32 @@ public actor Downloads {
 
     /// The verified local file of a lesson, `nil` when it is not (completely) downloaded. Marks
     /// it recently used.
-    public func localFile(for lessonID: String) -> URL? {
-        guard var record = manifest.records[lessonID], record.complete else { return nil }
+    public func localFile(for lessonID: String) async -> URL? {
+        guard let record = try? await store.downloadRecord(lessonID), record.complete else { return nil }
         let file = fileURL(record)
         guard Self.exists(file) else {
-            forget(lessonID)  // a cached file the system removed
+            try? await store.forgetDownloads([record])  // a cached file the system removed
             return nil
         }
-        record.lastUsed = now()
-        manifest.records[lessonID] = record
-        try? saveManifest()
+        try? await store.touchDownload(lessonID, at: now())
         return file
     }
 
     /// Hashes a downloaded file again; a file whose bytes changed on disk is deleted.
     ///
     /// - Throws: ``DownloadError/checksumMismatch(expected:actual:)`` (the file is removed).
-    public func verify(lessonID: String) throws {
-        guard let record = manifest.records[lessonID], record.complete, let expected = record.sha256 else { return }
+    public func verify(lessonID: String) async throws {
+        guard let record = try await store.downloadRecord(lessonID), record.complete, let expected = record.sha256 else { return }
         let actual = try Self.sha256(of: fileURL(record))
         guard actual == expected else {
-            remove(lessonID: lessonID)
+            await remove(lessonID: lessonID)
             throw DownloadError.checksumMismatch(expected: expected, actual: actual)
         }
     }
 
     /// The complete files, by course then lesson.
-    public func files() -> [DownloadedFile] {
-        dropPurged()
-        return manifest.records.values.filter(\.complete).compactMap { record in
+    public func files() async -> [DownloadedFile] {
+        await completeRecords().compactMap { record in
             guard let sha256 = record.sha256 else { return nil }
             return DownloadedFile(
                 lessonID: record.lessonID, courseID: record.courseID, file: fileURL(record),
@@ -377,12 +389,11 @@ public actor Downloads {
     }
 
     /// Bytes kept, per course and in all (complete files).
-    public func usage() -> DownloadUsage {
-        dropPurged()
+    public func usage() async -> DownloadUsage {
         var byCourse: [String: Int64] = [:]
         var total: Int64 = 0
         var pinned: Int64 = 0
-        for record in manifest.records.values where record.complete {
+        for record in await completeRecords() {
             let size = record.size ?? 0
             byCourse[record.courseID, default: 0] += size
             total += size
@@ -392,75 +403,61 @@ public actor Downloads {
     }
 
     /// Removes a lesson's file (complete or partial).
-    public func remove(lessonID: String) {
+    public func remove(lessonID: String) async {
         for pinned in [true, false] { try? FileManager.default.removeItem(at: locations.file(lessonID, pinned: pinned)) }
         try? FileManager.default.removeItem(at: locations.partial(lessonID))
-        manifest.records[lessonID] = nil
-        try? saveManifest()
+        try? await store.removeDownloadRecords([lessonID])
     }
 
     /// Removes every file of a course.
-    public func remove(courseID: String) {
-        for record in manifest.records.values where record.courseID == courseID {
-            remove(lessonID: record.lessonID)
+    public func remove(courseID: String) async {
+        let records = (try? await store.downloadRecords()) ?? []
+        for record in records where record.courseID == courseID {
+            await remove(lessonID: record.lessonID)
         }
     }
 
     /// Changes the budget, evicting cached files beyond it at once.
-    public func setBudget(_ bytes: Int64) throws {
+    public func setBudget(_ bytes: Int64) async throws {
         budget = bytes
-        try enforceBudget(keeping: nil)
+        await dropPurged()
+        deleteFiles(of: try await store.evictDownloads(toFit: bytes))
     }
 
-    // MARK: - Manifest
+    // MARK: - Records
 
     private func noteStarted(
         lessonID: String, courseID: String, pinned: Bool, etag: String, size: Int64?, contentType: String?
-    ) throws {
-        manifest.records[lessonID] = DownloadRecord(
+    ) async throws {
+        try await store.saveDownloadRecord(DownloadRecord(
             lessonID: lessonID, courseID: courseID, pinned: pinned, etag: etag, size: size, contentType: contentType,
-            complete: false, lastUsed: now())
-        try saveManifest()
+            complete: false, lastUsed: now()))
     }
 
-    private func noteCompleted(lessonID: String, size: Int64) throws {
-        guard var record = manifest.records[lessonID] else { return }
-        record.complete = true
-        record.size = size
-        record.lastUsed = now()
-        manifest.records[lessonID] = record
-        try enforceBudget(keeping: lessonID)
+    /// Records the file as complete and evicts cached files beyond the budget (one transaction).
+    private func noteCompleted(lessonID: String, size: Int64) async throws {
+        await dropPurged()
+        deleteFiles(of: try await store.completeDownload(lessonID, size: size, at: now(), budget: budget))
     }
 
-    private func forget(_ lessonID: String) {
-        manifest.records[lessonID] = nil
-        try? saveManifest()
+    /// Deletes the cached files of evicted records.
+    private func deleteFiles(of evicted: [DownloadRecord]) {
+        for record in evicted { try? FileManager.default.removeItem(at: fileURL(record)) }
     }
 
-    /// Evicts cached files least-recently-used until the total fits the budget, then saves.
-    private func enforceBudget(keeping: String?) throws {
-        dropPurged()
-        let items = manifest.records.values.filter(\.complete).map {
-            DownloadBudget.Item(lessonID: $0.lessonID, size: $0.size ?? 0, pinned: $0.pinned, lastUsed: $0.lastUsed)
-        }
-        for lessonID in DownloadBudget.evictions(items, budget: budget, keeping: keeping) {
-            try? FileManager.default.removeItem(at: locations.file(lessonID, pinned: false))
-            manifest.records[lessonID] = nil
-        }
-        try saveManifest()
-    }
-
-    private func saveManifest() throws {
-        try manifest.save(to: locations.manifest)
+    /// The complete files' records, after forgetting those whose files are gone.
+    private func completeRecords() async -> [DownloadRecord] {
+        await dropPurged()
+        return ((try? await store.downloadRecords()) ?? []).filter(\.complete)
     }
 
     /// Forgets the complete files that are gone from disk: cached ones the system removed to free
     /// storage (Apple platforms), or any file deleted behind the SDK's back.
-    private func dropPurged() {
-        let gone = manifest.records.values.filter { $0.complete && !Self.exists(fileURL($0)) }.map(\.lessonID)
+    private func dropPurged() async {
+        let records = (try? await store.downloadRecords()) ?? []
+        let gone = records.filter { $0.complete && !Self.exists(fileURL($0)) }
         guard !gone.isEmpty else { return }
-        for lessonID in gone { manifest.records[lessonID] = nil }
-        try? saveManifest()
+        try? await store.forgetDownloads(gone)
     }
 
     // MARK: - Paths and helpers

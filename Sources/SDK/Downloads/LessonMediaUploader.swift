@@ -27,7 +27,8 @@ public struct UploadedMedia: Sendable, Equatable {
 ///
 /// The upload honours the API client's ``CertificatePinning`` as its requests do: a refused pin or
 /// certificate fails it with ``NetworkError/pinningFailed(host:)`` or
-/// ``NetworkError/untrustedCertificate(host:)`` before any byte of the file is sent.
+/// ``NetworkError/untrustedCertificate(host:)`` before any byte of the file is sent. On Linux it
+/// goes over the API client's own AsyncHTTPClient connections: uploaders of one client share them.
 ///
 /// ```swift
 /// let media = try await LessonMediaUploader(api: edugo.api).upload(
@@ -107,9 +108,8 @@ public struct LessonMediaUploader: Sendable {
         request.method = .PUT
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.body = .stream(FileChunks(file: file, size: size, progress: progress), length: .known(size))
-        // With pinning, the pinned clients of an AsyncHTTPClientTransport check the server first.
-        let pinned = api.configuration.pinning.isEnabled ? try AsyncHTTPClientTransport(pinning: api.configuration.pinning) : nil
-        let (client, host) = pinned?.client(for: url) ?? (HTTPClient.shared, url.host ?? "")
+        // The API client's own connections, which check its pins (when it has any) first.
+        let (client, host) = try api.streaming.clients().client(for: url)
         let response: HTTPClientResponse
         do {
             response = try await client.execute(request, timeout: .hours(24))

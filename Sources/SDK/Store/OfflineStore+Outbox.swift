@@ -4,12 +4,15 @@ import GRDB
 /// The outbox's transactions: queueing a write and settling an attempt. Each is one transaction
 /// that leaves the outbox, the dead letters, the conflicts and the cached state consistent.
 extension OfflineStore {
-    /// How much of the user's work is not on the server yet, as the sync status shows it.
+    /// How much of the user's work is not on the server yet, and when a sync last succeeded, as
+    /// the sync status shows them.
     struct OutboxCounts: Sendable, Equatable {
         var pending: Int
         var oldestPendingAt: Date?
         var deadLetters: Int
         var conflicts: Int
+        /// ``AppPreferences/lastSyncDate``: the one record of the last successful sync.
+        var lastSyncAt: Date? = nil
     }
 
     /// Queues `write` under a new `key`, coalescing with the resource's last item that was never
@@ -188,6 +191,6 @@ extension OfflineStore {
         let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), MIN(created_at) FROM outbox")
         return OutboxCounts(
             pending: row?[0] ?? 0, oldestPendingAt: row?[1], deadLetters: try DeadLetterRecord.fetchCount(db),
-            conflicts: try ConflictRecord.fetchCount(db))
+            conflicts: try ConflictRecord.fetchCount(db), lastSyncAt: try Self.preferences(db).lastSyncDate)
     }
 }

@@ -49,7 +49,12 @@ public final class OfflineStore: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         let pool = try DatabasePool(path: url.path, configuration: configuration)
-        return try OfflineStore(writer: pool, fileURL: url, tenantID: tenantID, userID: userID)
+        let store = try OfflineStore(writer: pool, fileURL: url, tenantID: tenantID, userID: userID)
+        // A sealed store is a sign-out that did not get to destroy it: finish that, start afresh.
+        guard try store.isSealed() else { return store }
+        try store.destroy()
+        let fresh = try DatabasePool(path: url.path, configuration: configuration)
+        return try OfflineStore(writer: fresh, fileURL: url, tenantID: tenantID, userID: userID)
     }
 
     /// A store that lives in memory only and vanishes with the value (tests, previews).

@@ -85,6 +85,41 @@ enum OfflineStoreMigrations {
             try db.execute(sql: "UPDATE http_cache SET bytes = length(body) + length(headers), used_at = stored_at")
             try db.create(index: "http_cache_used_at", on: "http_cache", columns: ["used_at"])
         }
+        migrator.registerMigration("v3-downloads") { db in
+            // The user's downloaded lesson files: one row per lesson, so two Downloads (in one
+            // process or two) change their own rows instead of rewriting a shared file. Rows of
+            // an older manifest.json are imported once by Downloads itself.
+            try db.create(table: "downloads") { t in
+                t.primaryKey("lesson_id", .text)
+                t.column("course_id", .text).notNull().indexed()
+                t.column("pinned", .boolean).notNull()
+                t.column("etag", .text)
+                t.column("size", .integer)
+                t.column("content_type", .text)
+                t.column("complete", .boolean).notNull()
+                t.column("last_used", .datetime).notNull()
+            }
+        }
+        migrator.registerMigration("v4-seal") { db in
+            // Sign-out seals the store before destroying it: once `seal` has a row, every write to
+            // the user's data fails, in this process and any other that has the file open.
+            try db.create(table: "seal") { t in
+                t.primaryKey("id", .integer).check { $0 == 1 }
+                t.column("sealed_at", .datetime).notNull()
+            }
+            for table in sealedTables {
+                for operation in ["INSERT", "UPDATE", "DELETE"] {
+                    try db.execute(sql: """
+                        CREATE TRIGGER "\(table)_sealed_\(operation.lowercased())" BEFORE \(operation) ON "\(table)"
+                        WHEN EXISTS (SELECT 1 FROM seal) BEGIN SELECT RAISE(ABORT, 'store_sealed'); END
+                        """)
+                }
+            }
+        }
         return migrator
     }
+
+    /// Every table of the user's data, which a sealed store refuses to change. A migration that
+    /// adds a table adds its triggers too.
+    static let sealedTables = ["entities", "http_cache", "outbox", "dead_letters", "conflicts", "settings", "downloads"]
 }

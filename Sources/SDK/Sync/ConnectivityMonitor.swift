@@ -50,9 +50,11 @@ public final class ConnectivityMonitor: TransportObserver, Sendable {
     ///
     /// - Parameters:
     ///   - baseURL: the API's base URL, as in ``APIConfiguration/baseURL``.
-    ///   - transport: the transport to probe with; pass the API's, so probes use the same pins.
+    ///   - transport: the transport to probe with; pass the API's, so probes use the same pins. When
+    ///     `nil`, an unpinned ``APIConfiguration/makeDefaultTransport()`` (AsyncHTTPClient on Linux).
     ///   - environment: the clock and sleep used between probes.
-    public convenience init(baseURL: URL, transport: any HTTPTransport = URLSessionTransport(), environment: SDKEnvironment = .live) {
+    public convenience init(baseURL: URL, transport: (any HTTPTransport)? = nil, environment: SDKEnvironment = .live) {
+        let transport = transport ?? APIConfiguration.makeDefaultTransport(pinning: .disabled)
         self.init(environment: environment) {
             guard let url = try? Endpoint.health.url(relativeTo: baseURL) else { return false }
             let request = APIRequest(endpoint: .health, url: url, timeout: .seconds(5))

@@ -27,6 +27,8 @@ public final class OfflineSession: Sendable {
     private let stopRequested = Broadcaster(false)
     /// How many ``run()`` calls are under way.
     private let runs = Broadcaster(0)
+    /// The session's one ``Downloads``, made by the first ``EduGoClient/downloads(for:budget:maxConcurrent:transport:resumeLimit:)``.
+    let downloadsOwner = Mutex<Downloads?>(nil)
 
     init(client: APIClient, store: OfflineStore, monitor: ConnectivityMonitor, policy: ConflictPolicy, environment: SDKEnvironment) {
         self.store = store
@@ -97,7 +99,8 @@ public final class EduGoClient: Sendable {
     public let dataDirectory: URL
     let policy: ConflictPolicy
     let environment: SDKEnvironment
-    private let current = Mutex<OfflineSession?>(nil)
+    /// The open session, changed one step at a time.
+    private let slot = SessionSlot()
 
     /// The Keychain on Apple platforms; a ``FileTokenStore`` in `dataDirectory/session/` elsewhere.
     static func defaultTokenStore(dataDirectory: URL) -> any TokenStore {
@@ -142,17 +145,35 @@ public final class EduGoClient: Sendable {
     /// Signs in and opens the user's offline session.
     ///
     /// When another user's session was open, its background work is stopped first, and has
-    /// ended when this returns: one user's sync never runs beside another's.
+    /// ended when this returns: one user's sync never runs beside another's. Sign-ins, resumes and
+    /// sign-outs of one client happen one at a time, in the order they were called: two
+    /// concurrent sign-ins end with the last one's session open and the other's stopped.
     ///
     /// - Returns: the user's session, with their profile stored; run its ``OfflineSession/run()``.
     /// - Throws: ``NetworkError/unauthorized(code:)`` with `invalid_credentials` for a wrong email or
     ///   password, another ``NetworkError`` when the call fails, or the store's error when the
     ///   user's local store cannot be opened.
     public func signIn(email: String, password: String) async throws -> OfflineSession {
-        let user = try await auth.login(email: email, password: password)
-        let session = try await switchSession(to: user.id)
-        try await session.store.saveProfile(user, at: environment.now())
-        return session
+        try await slot.change { current -> (open: OfflineSession?, value: Result<OfflineSession, any Error>) in
+            let user: User
+            do {
+                user = try await self.auth.login(email: email, password: password)
+            } catch {
+                return (current, .failure(error))
+            }
+            let session: OfflineSession
+            do {
+                session = try await self.switchSession(from: current, to: user.id)
+            } catch {
+                return (nil, .failure(error))  // the previous session was stopped; the new store did not open
+            }
+            do {
+                try await session.store.saveProfile(user, at: self.environment.now())
+            } catch {
+                return (session, .failure(error))
+            }
+            return (session, .success(session))
+        }.get()
     }
 
     /// The offline session of the user whose tokens are stored, or `nil` when signed out. Works
@@ -160,47 +181,82 @@ public final class EduGoClient: Sendable {
     ///
     /// - Throws: the store's error when the user's local store cannot be opened.
     public func resumeSession() async throws -> OfflineSession? {
-        guard let tokens = await api.session.currentTokens() else { return nil }
-        return try await switchSession(to: tokens.userID)
+        try await slot.change { current -> (open: OfflineSession?, value: Result<OfflineSession?, any Error>) in
+            do {
+                let session = try await self.resumed(from: current)
+                return (session ?? current, .success(session))
+            } catch {
+                return (nil, .failure(error))
+            }
+        }.get()
     }
 
-    /// Signs out: stops the session's ``OfflineSession/run()`` and waits for it, revokes the session
-    /// on the server (when reachable), forgets the tokens and deletes the user's local store.
+    /// The session of the user whose tokens are stored, switched to from `current`; `nil` when
+    /// signed out.
+    private func resumed(from current: OfflineSession?) async throws -> OfflineSession? {
+        guard let tokens = await api.session.currentTokens() else { return nil }
+        return try await switchSession(from: current, to: tokens.userID)
+    }
+
+    /// Signs out: seals the user's local store, stops the session's ``OfflineSession/run()`` and
+    /// waits for it, revokes the session on the server (when reachable), forgets the tokens and
+    /// deletes the store.
+    ///
+    /// The check for waiting work and the seal are one store transaction: a write made before it
+    /// makes sign-out refuse; a write attempted after it fails (the store accepts none), so no
+    /// write is ever deleted without the refusal.
     ///
     /// - Throws: ``SignOutError/pendingChanges(count:deadLetters:conflicts:)`` while writes are
     ///   waiting, dead letters or conflicts exist, unless `discardingPendingChanges` is true.
     public func signOut(discardingPendingChanges: Bool = false) async throws {
-        if let session = try await resumeSession() {
-            let unsynced = try await session.store.outboxCounts()
-            if unsynced.pending + unsynced.deadLetters + unsynced.conflicts > 0 && !discardingPendingChanges {
-                throw SignOutError.pendingChanges(
-                    count: unsynced.pending, deadLetters: unsynced.deadLetters, conflicts: unsynced.conflicts)
+        try await slot.change { current -> (open: OfflineSession?, value: Result<Void, any Error>) in
+            let resumed: OfflineSession?
+            do {
+                resumed = try await self.resumed(from: current)
+            } catch {
+                return (nil, .failure(error))
+            }
+            guard let session = resumed else { return (current, await self.logout()) }
+            do {
+                let outcome = try await session.store.sealUnlessPending(
+                    discarding: discardingPendingChanges, at: self.environment.now())
+                if case .refused(let unsynced) = outcome {
+                    return (session, .failure(SignOutError.pendingChanges(
+                        count: unsynced.pending, deadLetters: unsynced.deadLetters, conflicts: unsynced.conflicts)))
+                }
+            } catch {
+                return (session, .failure(error))
             }
             await session.stop()
-            current.withLock { $0 = nil }
-            try session.store.destroy()
+            do {
+                try session.store.destroy()
+            } catch {
+                return (nil, .failure(error))  // sealed: the next open of the store finishes the job
+            }
             // The user's downloaded lesson files go with the store.
-            Downloads.removeAll(dataDirectory: dataDirectory, tenantID: session.store.tenantID, userID: session.store.userID)
-        }
-        try await auth.logout()
+            Downloads.removeAll(dataDirectory: self.dataDirectory, tenantID: session.store.tenantID, userID: session.store.userID)
+            return (nil, await self.logout())
+        }.get()
     }
 
-    /// The open session of `userID`; another user's open session is stopped (and awaited) first.
-    private func switchSession(to userID: String) async throws -> OfflineSession {
-        if let previous = current.withLock({ $0 }), previous.store.userID != userID {
-            await previous.stop()
+    /// Revokes the session on the server (when reachable) and forgets the tokens.
+    private func logout() async -> Result<Void, any Error> {
+        do {
+            try await auth.logout()
+            return .success(())
+        } catch {
+            return .failure(error)
         }
-        return try openSession(userID: userID)
     }
 
-    /// The open session of `userID`, opening its store the first time (one store per user).
-    private func openSession(userID: String) throws -> OfflineSession {
-        try current.withLock { current in
-            if let session = current, session.store.userID == userID { return session }
-            let store = try OfflineStore.open(directory: dataDirectory, tenantID: api.configuration.tenantID, userID: userID)
-            let session = OfflineSession(client: api, store: store, monitor: monitor, policy: policy, environment: environment)
-            current = session
-            return session
+    /// The session of `userID`: `current` when it is theirs; otherwise `current` is stopped (and
+    /// its run() has returned) and `userID`'s store is opened. Runs inside the slot's change.
+    private func switchSession(from current: OfflineSession?, to userID: String) async throws -> OfflineSession {
+        if let current {
+            if current.store.userID == userID { return current }
+            await current.stop()
         }
+        let store = try OfflineStore.open(directory: dataDirectory, tenantID: api.configuration.tenantID, userID: userID)
+        return OfflineSession(client: api, store: store, monitor: monitor, policy: policy, environment: environment)
     }
 }

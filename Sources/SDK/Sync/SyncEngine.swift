@@ -102,6 +102,7 @@ public actor SyncEngine {
             status.oldestPendingAge = counts.oldestPendingAt.map { now.timeIntervalSince($0) }
             status.deadLetterCount = counts.deadLetters
             status.conflictCount = counts.conflicts
+            status.lastSyncAt = counts.lastSyncAt
         }
     }
 
@@ -432,8 +433,8 @@ public actor SyncEngine {
             status.isSyncing = false
             status.error = lastError
             status.lastError = lastError?.description
-            if lastError == nil { status.lastSyncAt = finishedAt }
         }
+        // The store keeps the last sync time; the status is read from it.
         if lastError == nil {
             try? await Preferences(store: store).set(lastSyncDate: finishedAt)
         }

@@ -11,8 +11,8 @@ public struct SyncStatus: Sendable, Equatable {
     public var isSyncing: Bool = false
     /// Whether the server was reachable when the status was last published.
     public var isConnected: Bool = true
-    /// When a drain last ended without an error in this session (`nil` before one has);
-    /// ``AppPreferences/lastSyncDate`` keeps it across launches.
+    /// When a drain last ended without an error (`nil` before one has): read from the user's store,
+    /// where ``AppPreferences/lastSyncDate`` keeps it, so it is the same across launches.
     public var lastSyncAt: Date?
     /// Why the last drain stopped short, `nil` when it sent everything it could.
     public var error: SyncError?

@@ -1,8 +1,8 @@
 /// Identifiers for new rows: random (version 4) UUIDs drawn from `SystemRandomNumberGenerator`.
 ///
 /// The system generator reads the kernel's random source without a file descriptor and traps if
-/// it cannot, so ids never silently degrade into a constant when descriptors run out (they did
-/// once, and every insert collided).
+/// it cannot, so ids never silently degrade into a constant when descriptors run out (every
+/// insert would collide).
 enum RecordID {
     /// A new lowercase UUIDv4 string.
     static func make() -> String {

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// throws away the server's answer and reports a dropped connection: the server committed the
 /// write, the client never learned it.
 final class LosingTransport: HTTPTransport {
-    private let inner = URLSessionTransport()
+    private let inner = platformTransport()
     private let remaining: Mutex<Int>
     private let matches: @Sendable (APIRequest) -> Bool
     let lost = Mutex<[APIResponse]>([])

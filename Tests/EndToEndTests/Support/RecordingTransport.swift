@@ -10,7 +10,7 @@ final class RecordingTransport: HTTPTransport {
         var response: APIResponse?
     }
 
-    private let inner = URLSessionTransport()
+    private let inner = platformTransport()
     private let log = Mutex<[Exchange]>([])
 
     func send(_ request: APIRequest) async throws -> APIResponse {
@@ -28,4 +28,9 @@ final class RecordingTransport: HTTPTransport {
     func exchanges(where matches: (APIRequest) -> Bool) -> [Exchange] {
         log.withLock { $0.filter { matches($0.request) } }
     }
+}
+
+/// The transport an app gets by default on this platform (AsyncHTTPClient on Linux), unpinned.
+func platformTransport() -> any HTTPTransport {
+    APIConfiguration(baseURL: URL(fileURLWithPath: "/"), tenantID: "none").makeDefaultTransport()
 }

@@ -83,7 +83,7 @@ struct AuthRoutes {
         let expires = now.addingTimeInterval(lifetime.timeInterval)
         let user = try await tenant.issueEmailToken(
             emailKey: emailKey, kind: kind, tokenHash: SecureToken.hash(token), now: now, expiresAt: expires,
-            eligible: eligible)
+            policy: deps.configuration.sessionPolicy, eligible: eligible)
         return (tenant, user.map { ($0, token) })
     }
 

@@ -114,6 +114,7 @@ enum TenantMigrations {
                 t.column("password_hash", .text).notNull()
             }
         }
+        migrator.registerMigration(SessionPruning.migrationIdentifier, migrate: SessionPruning.migrate)
         return migrator
     }
 }

@@ -207,7 +207,13 @@ extension TenantStore {
         }
     }
 
-    /// Spends a verification token and marks the account's address verified.
+    /// Spends a verification token and marks the account's address verified, in one transaction.
+    ///
+    /// The account takes the registration the token carries (its password hash and names): the
+    /// holder of the mailbox who follows the mail of their own registration gets their own
+    /// password, whoever else registered the address. Every other verification token of the
+    /// account ends with it, so no other registration can be activated afterwards. A token of an
+    /// account already verified (by another route, such as a password reset) changes nothing.
     ///
     /// - Throws: `400 invalid_token` when the token is unknown, used or expired.
     func verifyEmail(tokenHash: String, now: Date) async throws -> UserRecord {
@@ -218,13 +224,60 @@ extension TenantStore {
             else { throw APIError.invalidEmailToken }
             token.usedAt = now
             try token.update(db)
-            if !user.emailVerified {
-                user.emailVerified = true
-                user.version += 1
-                user.updatedAt = now
-                try user.update(db)
-            }
+            guard !user.emailVerified else { return user }
+            try db.execute(
+                sql: "UPDATE email_tokens SET used_at = ? WHERE user_id = ? AND kind = ? AND used_at IS NULL",
+                arguments: [now, user.id, EmailTokenRecord.Kind.verifyEmail.rawValue])
+            if let passwordHash = token.passwordHash { user.passwordHash = passwordHash }
+            if let firstName = token.firstName { user.firstName = firstName }
+            if let lastName = token.lastName { user.lastName = lastName }
+            user.emailVerified = true
+            user.version += 1
+            user.updatedAt = now
+            try user.update(db)
             return user
+        }
+    }
+
+    /// Stores fresh verification tokens for the pending (unverified) account holding `emailKey`:
+    /// one for each of its newest `limit` registrations still pending, carrying that same
+    /// registration, or, when none is, one carrying the account's own. In one transaction, which
+    /// also prunes the tenant when due.
+    ///
+    /// - Parameter makeToken: A new random token and the hash it is stored as.
+    /// - Returns: The account and each token to mail with the time of its registration; `nil`
+    ///   when no unverified account holds the address.
+    func reissueVerification(
+        emailKey: String, now: Date, expiresAt: Date, limit: Int, policy: SessionPolicy,
+        makeToken: @escaping @Sendable () -> (token: String, hash: String)
+    ) async throws -> (UserRecord, [(token: String, registeredAt: Date)])? {
+        try await database.writer.write { db -> (UserRecord, [(token: String, registeredAt: Date)])? in
+            try SessionPruning.pruneIfDue(db, now: now, policy: policy)
+            guard let user = try UserRecord.filter(UserRecord.Columns.emailKey == emailKey).fetchOne(db),
+                !user.emailVerified
+            else { return nil }
+            var registrations = Array(try Self.pendingRegistrations(db, of: user, now: now).prefix(max(limit, 1)))
+            if registrations.isEmpty {
+                registrations = [
+                    EmailTokenRecord(
+                        tokenHash: "", userId: user.id, kind: .verifyEmail, createdAt: now, expiresAt: expiresAt,
+                        passwordHash: user.passwordHash, firstName: user.firstName, lastName: user.lastName,
+                        registeredAt: user.createdAt)
+                ]
+            }
+            var mailed: [(token: String, registeredAt: Date)] = []
+            for registration in registrations {
+                let (token, hash) = makeToken()
+                var fresh = registration
+                fresh.tokenHash = hash
+                fresh.createdAt = now
+                fresh.expiresAt = expiresAt
+                fresh.usedAt = nil
+                fresh.registeredAt = registration.registeredAt ?? registration.createdAt
+                try fresh.insert(db)
+                mailed.append((token, fresh.registeredAt ?? now))
+            }
+            return (user, mailed)
         }
     }
 }

@@ -102,6 +102,13 @@ public struct ServerConfiguration: Sendable {
     /// The longest a session lives after its sign-in, however often it is refreshed (90 days by
     /// default); then the user signs in again.
     public var maxSessionAge: Duration = .seconds(90 * 24 * 3600)
+    /// The most live sessions one user holds; a sign-in beyond it ends that user's oldest session
+    /// (revoke reason `session_limit`).
+    public var maxSessionsPerUser = 50
+    /// The least time between two prunings of a tenant's session and email-token tables, on the
+    /// server's clock. A pruning runs inside a write that starts a session, rotates a refresh
+    /// token or stores an email token, once this long has passed since the last one.
+    public var sessionPruneInterval: Duration = .seconds(600)
     /// Reverse proxies (CIDR blocks, e.g. `10.0.0.0/8`, `::1/128`) whose `X-Forwarded-For` names
     /// the client; from any other peer the header is ignored.
     public var trustedProxies: [String] = []

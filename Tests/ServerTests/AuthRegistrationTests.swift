@@ -84,8 +84,8 @@ import Testing
 
             #expect(statuses.allSatisfy { $0 == .accepted }, "\(statuses)")
             let verifications = try await client.mailbox("race@example.com", tenant: "demo").filter { $0.kind == "verify_email" }
-            // Each registration replaced the pending one committed before it: exactly one token
-            // (the last committed, whatever order the mails arrived in) still verifies.
+            // Each registration is recorded on its own token; the first one followed ends the
+            // others, so exactly one verifies.
             #expect(verifications.count == 8)
             var verified = 0
             for mail in verifications where try await client.verifyEmail(token: mail.token, tenant: "demo").status == .ok {

@@ -18,7 +18,8 @@ import Testing
         let now = Date()
         _ = try await store.issueEmailToken(
             emailKey: UserRecord.emailKey(email), kind: .resetPassword, tokenHash: SecureToken.hash(token), now: now,
-            expiresAt: now.addingTimeInterval(3600), eligible: { _ in true })
+            expiresAt: now.addingTimeInterval(3600), policy: ServerConfiguration.testing().sessionPolicy,
+            eligible: { _ in true })
         try await store.resetPassword(tokenHash: SecureToken.hash(token), newPasswordHash: newHash, now: now)
     }
 
@@ -51,7 +52,8 @@ import Testing
         // When it inserts its session with the hash it verified
         let (session, refreshToken) = Self.newSession(for: stale)
         let started = try await store.startSession(
-            session, refreshToken: refreshToken, verifiedPasswordHash: stale.passwordHash)
+            session, refreshToken: refreshToken, verifiedPasswordHash: stale.passwordHash,
+            policy: ServerConfiguration.testing().sessionPolicy)
 
         // Then nothing is written
         #expect(started == nil)
@@ -71,7 +73,8 @@ import Testing
         // When the sign-in inserts its session with the hash it verified
         let (session, refreshToken) = Self.newSession(for: current)
         let started = try await store.startSession(
-            session, refreshToken: refreshToken, verifiedPasswordHash: current.passwordHash)
+            session, refreshToken: refreshToken, verifiedPasswordHash: current.passwordHash,
+            policy: ServerConfiguration.testing().sessionPolicy)
 
         // Then the session exists
         #expect(started?.id == current.id)

@@ -18,8 +18,9 @@ struct AuthRoutes {
     }
 
     /// Always `202 accepted`, for a new address and for a taken one alike (no account
-    /// enumeration): a new account gets a verification mail, an existing holder a mail saying
-    /// someone tried to register with the address.
+    /// enumeration): a registration of an unverified address gets its own verification mail
+    /// (its link sets this registration's password), an existing holder a mail saying someone
+    /// tried to register with the address.
     @Sendable func register(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let tenant = try await deps.authenticator.namedTenant(request)
         // Counted before the body is read: an address out of budget costs no parsing.
@@ -32,43 +33,59 @@ struct AuthRoutes {
         // The same bcrypt for a new and a taken address: the timing tells nothing either.
         let hash = try await deps.passwords.hash(body.password)
         let token = SecureToken.generate()
-        let expires = deps.now.addingTimeInterval(deps.configuration.verificationTokenLifetime.timeInterval)
+        let now = deps.now
+        let expires = now.addingTimeInterval(deps.configuration.verificationTokenLifetime.timeInterval)
         let outcome = try await AccountWriter(deps: deps).register(
             in: tenant, email: body.email, passwordHash: hash, firstName: body.firstName, lastName: body.lastName,
             verificationTokenHash: SecureToken.hash(token), tokenExpiresAt: expires)
         switch outcome {
-        case .created(let user):
-            await deps.mailer.sendVerification(to: user.email, token: token, tenant: tenant.tenantID)
+        case .created(let user, let otherPending):
+            await deps.mailer.sendVerification(
+                to: user.email, token: token, tenant: tenant.tenantID, registeredAt: now, otherPending: otherPending)
         case .exists(let holderEmail):
             await deps.mailer.sendAccountExists(to: holderEmail, tenant: tenant.tenantID)
         }
         return try JSONResponse.make(AcceptedResponse(), status: .accepted)
     }
 
-    /// Sends a new verification mail to a pending account; the same `202` for unknown and
-    /// already verified addresses.
+    /// Mails a pending account again the link of each of its pending registrations (the newest
+    /// few), each a fresh token setting that same registration's password; the same `202` for
+    /// unknown and already verified addresses.
     @Sendable func resendVerification(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let limits = deps.configuration.rateLimits
-        let (tenant, mailed) = try await issueEmailToken(
-            .verifyEmail, request: request, context: context, scope: "resend",
-            limits: (limits.resendVerificationPerAddress, limits.resendVerificationPerAccount),
-            lifetime: deps.configuration.verificationTokenLifetime, to: { !$0.emailVerified })
-        if let (user, token) = mailed {
-            await deps.mailer.sendVerification(to: user.email, token: token, tenant: tenant.tenantID)
+        let (tenant, emailKey) = try await emailRequest(
+            request, context: context, scope: "resend",
+            limits: (limits.resendVerificationPerAddress, limits.resendVerificationPerAccount))
+        let now = deps.now
+        let reissued = try await tenant.reissueVerification(
+            emailKey: emailKey, now: now,
+            expiresAt: now.addingTimeInterval(deps.configuration.verificationTokenLifetime.timeInterval),
+            limit: Self.resentRegistrations, policy: deps.configuration.sessionPolicy,
+            makeToken: {
+                let token = SecureToken.generate()
+                return (token, SecureToken.hash(token))
+            })
+        if let (user, mails) = reissued {
+            for mail in mails {
+                await deps.mailer.sendVerification(
+                    to: user.email, token: mail.token, tenant: tenant.tenantID, registeredAt: mail.registeredAt,
+                    otherPending: mails.count - 1)
+            }
         }
         return try JSONResponse.make(AcceptedResponse(), status: .accepted)
     }
 
-    /// The shared step of forgot-password and resend-verification: reads the email, reserves the
-    /// attempt per address and per account, and, for an account `eligible` accepts, stores a new
-    /// single-use token of `kind` in the same transaction that finds the account. The same work
-    /// for unknown addresses (no account enumeration).
-    /// - Returns: The tenant, and the account with the token to mail (`nil` when none).
-    private func issueEmailToken(
-        _ kind: EmailTokenRecord.Kind, request: Request, context: EduGoRequestContext, scope: String,
-        limits: (perAddress: RateLimits.Rule, perAccount: RateLimits.Rule), lifetime: Duration,
-        to eligible: @escaping @Sendable (UserRecord) -> Bool
-    ) async throws -> (TenantStore, (UserRecord, String)?) {
+    /// The most pending registrations of one address a resend mails again (the newest).
+    static let resentRegistrations = 5
+
+    /// The shared step of forgot-password and resend-verification: reads the email and reserves
+    /// the attempt per address (before the body is read) and per account. The same work for
+    /// unknown addresses (no account enumeration).
+    /// - Returns: The tenant and the email's uniqueness key.
+    private func emailRequest(
+        _ request: Request, context: EduGoRequestContext, scope: String,
+        limits: (perAddress: RateLimits.Rule, perAccount: RateLimits.Rule)
+    ) async throws -> (TenantStore, String) {
         let tenant = try await deps.authenticator.namedTenant(request)
         // The address is counted before the body is read (an address out of budget costs no
         // parsing), the account once the body names it.
@@ -78,13 +95,7 @@ struct AuthRoutes {
         if let error = UserValidation.email(body.email) { throw APIError.validation([error]) }
         let emailKey = UserRecord.emailKey(body.email)
         try await deps.rateLimiter.consume(.account(scope, tenant: tenant.tenantID, emailKey: emailKey), limits.perAccount)
-        let token = SecureToken.generate()
-        let now = deps.now
-        let expires = now.addingTimeInterval(lifetime.timeInterval)
-        let user = try await tenant.issueEmailToken(
-            emailKey: emailKey, kind: kind, tokenHash: SecureToken.hash(token), now: now, expiresAt: expires,
-            eligible: eligible)
-        return (tenant, user.map { ($0, token) })
+        return (tenant, emailKey)
     }
 
     @Sendable func login(_ request: Request, context: EduGoRequestContext) async throws -> Response {
@@ -160,11 +171,17 @@ struct AuthRoutes {
 
     @Sendable func forgotPassword(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let limits = deps.configuration.rateLimits
-        let (tenant, mailed) = try await issueEmailToken(
-            .resetPassword, request: request, context: context, scope: "forgot",
-            limits: (limits.forgotPasswordPerAddress, limits.forgotPasswordPerAccount),
-            lifetime: deps.configuration.resetTokenLifetime, to: { _ in true })
-        if let (user, token) = mailed {
+        let (tenant, emailKey) = try await emailRequest(
+            request, context: context, scope: "forgot",
+            limits: (limits.forgotPasswordPerAddress, limits.forgotPasswordPerAccount))
+        // The token is stored in the transaction that finds the account.
+        let token = SecureToken.generate()
+        let now = deps.now
+        let user = try await tenant.issueEmailToken(
+            emailKey: emailKey, kind: .resetPassword, tokenHash: SecureToken.hash(token), now: now,
+            expiresAt: now.addingTimeInterval(deps.configuration.resetTokenLifetime.timeInterval),
+            policy: deps.configuration.sessionPolicy, eligible: { _ in true })
+        if let user {
             await deps.mailer.sendPasswordReset(to: user.email, token: token, tenant: tenant.tenantID)
         }
         return try JSONResponse.make(AcceptedResponse(), status: .accepted)

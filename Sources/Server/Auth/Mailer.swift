@@ -8,11 +8,24 @@ struct Mailer: Sendable {
     let logger: Logger
     let now: @Sendable () -> Date
 
-    func sendVerification(to email: String, token: String, tenant: TenantID) async {
+    /// Mails the link of one registration. Several people may register one address: each mail
+    /// names the time of its registration and activates that registration's password only, and
+    /// says when other registrations of the address are pending.
+    ///
+    /// - Parameters:
+    ///   - registeredAt: When the registration this link confirms was made.
+    ///   - otherPending: How many other registrations of the address await verification.
+    func sendVerification(
+        to email: String, token: String, tenant: TenantID, registeredAt: Date, otherPending: Int
+    ) async {
+        let when = registeredAt.formatted(.iso8601)
+        var body = "Verify your EduGo account, registered with this address at \(when): POST /v1/auth/verify-email?token=\(token) (X-Tenant-ID: \(tenant)). The link sets the password chosen in that registration and expires in 24 hours. If you did not register at \(when), ignore this mail."
+        if otherPending > 0 {
+            body += " This address has \(otherPending) other pending registration(s), each with its own mail and password: follow only the link of the registration you made; the first link followed ends the others."
+        }
         await send(
             to: email, kind: .verifyEmail, token: token, tenant: tenant,
-            subject: "Confirma tu correo / Confirm your email",
-            body: "Verify your EduGo account: POST /v1/auth/verify-email?token=\(token) (X-Tenant-ID: \(tenant)). The link expires in 24 hours.")
+            subject: "Confirma tu correo / Confirm your email", body: body)
     }
 
     func sendPasswordReset(to email: String, token: String, tenant: TenantID) async {

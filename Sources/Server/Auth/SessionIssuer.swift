@@ -30,7 +30,7 @@ struct SessionIssuer {
                 SessionRecord(id: sessionID, userId: user.id, createdAt: now),
                 refreshToken: RefreshTokenRecord(
                     tokenHash: SecureToken.hash(refreshToken), sessionId: sessionID, issuedAt: now, expiresAt: expires),
-                verifiedPasswordHash: user.passwordHash)
+                verifiedPasswordHash: user.passwordHash, policy: deps.configuration.sessionPolicy)
         else { throw APIError.invalidCredentials }
         return try await pair(user: current, tenant: tenant, sessionID: sessionID, refreshToken: refreshToken)
     }
@@ -42,7 +42,7 @@ struct SessionIssuer {
                 presentedHash: SecureToken.hash(refreshToken), newHash: SecureToken.hash(newToken), now: deps.now,
                 grace: deps.configuration.refreshReuseGraceWindow.timeInterval,
                 lifetime: deps.configuration.refreshTokenLifetime.timeInterval,
-                maxSessionAge: deps.configuration.maxSessionAge.timeInterval))
+                policy: deps.configuration.sessionPolicy))
         switch outcome {
         case .rotated(let user, let sessionID):
             return try await pair(user: user, tenant: tenant, sessionID: sessionID, refreshToken: newToken)

@@ -42,6 +42,10 @@ struct RefreshTokenRecord: Codable, Sendable, FetchableRecord, PersistableRecord
 }
 
 /// A single-use email token (verification or password reset), stored hashed.
+///
+/// A verification token carries the registration it confirms (the password hash and names that
+/// registrant chose, and when): verifying it sets exactly those, so each registrant's mail
+/// activates their own password.
 struct EmailTokenRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "email_tokens"
 
@@ -56,6 +60,14 @@ struct EmailTokenRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
     var createdAt: Date
     var expiresAt: Date
     var usedAt: Date?
+    /// A verification token's registration: the password hash it sets.
+    var passwordHash: String?
+    /// A verification token's registration: the first name it sets.
+    var firstName: String?
+    /// A verification token's registration: the last name it sets.
+    var lastName: String?
+    /// When the registration a verification token confirms was made (the time its mails name).
+    var registeredAt: Date?
 
     /// Column names, spelled out: GRDB would otherwise convert every key of every row it decodes.
     enum CodingKeys: String, CodingKey {
@@ -65,5 +77,9 @@ struct EmailTokenRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
         case createdAt = "created_at"
         case expiresAt = "expires_at"
         case usedAt = "used_at"
+        case passwordHash = "password_hash"
+        case firstName = "first_name"
+        case lastName = "last_name"
+        case registeredAt = "registered_at"
     }
 }

@@ -114,6 +114,16 @@ enum TenantMigrations {
                 t.column("password_hash", .text).notNull()
             }
         }
+        migrator.registerMigration(SessionPruning.migrationIdentifier, migrate: SessionPruning.migrate)
+        // Each verification token carries the registration it confirms (``EmailTokenRecord``).
+        migrator.registerMigration("v7-registration-tokens") { db in
+            try db.alter(table: "email_tokens") { t in
+                t.add(column: "password_hash", .text)
+                t.add(column: "first_name", .text)
+                t.add(column: "last_name", .text)
+                t.add(column: "registered_at", .datetime)
+            }
+        }
         return migrator
     }
 }

@@ -18,7 +18,7 @@ struct RefreshRequestFacts: Sendable {
     var now: Date
     var grace: TimeInterval
     var lifetime: TimeInterval
-    var maxSessionAge: TimeInterval
+    var policy: SessionPolicy
 }
 
 extension TenantStore {
@@ -62,23 +62,45 @@ extension TenantStore {
     /// that await revokes every session existing at its commit, not one inserted after it; so
     /// the hash is compared again here, in the transaction that inserts the session.
     ///
+    /// The user keeps at most ``SessionPolicy/maxSessionsPerUser`` live sessions: the oldest
+    /// beyond it are revoked (reason `session_limit`) in the same transaction, so concurrent
+    /// sign-ins cannot together pass the cap. The tenant is pruned here when due
+    /// (``SessionPruning``).
+    ///
     /// - Parameters:
-    ///   - session: The new session; its `userId` names the account.
+    ///   - session: The new session; its `userId` names the account, its `createdAt` is now.
     ///   - refreshToken: The session's first refresh token.
     ///   - verifiedPasswordHash: The `password_hash` the presented password was verified against.
+    ///   - policy: The session cap and the pruning interval.
     /// - Returns: The account as it stands at the insert, or `nil` (and nothing written) when
     ///   the account is gone or its password hash is no longer `verifiedPasswordHash`.
     func startSession(
-        _ session: SessionRecord, refreshToken: RefreshTokenRecord, verifiedPasswordHash: String
+        _ session: SessionRecord, refreshToken: RefreshTokenRecord, verifiedPasswordHash: String,
+        policy: SessionPolicy
     ) async throws -> UserRecord? {
         try await database.writer.write { db -> UserRecord? in
             guard let user = try UserRecord.fetchOne(db, key: session.userId),
                 user.passwordHash == verifiedPasswordHash
             else { return nil }
+            try SessionPruning.pruneIfDue(db, now: session.createdAt, policy: policy)
+            try Self.endOldestSessions(db, of: user.id, keeping: policy.maxSessionsPerUser - 1, now: session.createdAt)
             try session.insert(db)
             try refreshToken.insert(db)
             return user
         }
+    }
+
+    /// Revokes the user's live sessions beyond the `keeping` newest (reason `session_limit`).
+    /// Sessions started in the same instant are ordered by insertion.
+    static func endOldestSessions(_ db: Database, of userID: String, keeping: Int, now: Date) throws {
+        try db.execute(
+            sql: """
+                UPDATE sessions SET revoked_at = ?, revoke_reason = 'session_limit'
+                WHERE id IN (
+                    SELECT id FROM sessions WHERE user_id = ? AND revoked_at IS NULL
+                    ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?)
+                """,
+            arguments: [now, userID, max(keeping, 0)])
     }
 
     /// Ends a session (logout). Ending an ended session changes nothing.
@@ -99,12 +121,13 @@ extension TenantStore {
     func rotateRefreshToken(_ facts: RefreshRequestFacts) async throws -> RefreshRotation {
         try await database.writer.write { db -> RefreshRotation in
             let now = facts.now
+            try SessionPruning.pruneIfDue(db, now: now, policy: facts.policy)
             guard let presented = try RefreshTokenRecord.fetchOne(db, key: facts.presentedHash),
                 let session = try SessionRecord.fetchOne(db, key: presented.sessionId),
                 session.revokedAt == nil, presented.expiresAt > now,
                 let user = try UserRecord.fetchOne(db, key: session.userId)
             else { return .refused }
-            let sessionEnds = session.createdAt.addingTimeInterval(facts.maxSessionAge)
+            let sessionEnds = session.createdAt.addingTimeInterval(facts.policy.maxSessionAge)
             guard sessionEnds > now else {
                 try db.execute(
                     sql: "UPDATE sessions SET revoked_at = ?, revoke_reason = 'max_age' WHERE id = ?",
@@ -131,13 +154,15 @@ extension TenantStore {
     }
 
     /// Stores a new single-use email token for the account holding `emailKey`, when `eligible`
-    /// accepts it, in the transaction that finds the account.
+    /// accepts it, in the transaction that finds the account (which also prunes the tenant when
+    /// due, ``SessionPruning``).
     /// - Returns: The account, `nil` when there is none (or it is not eligible).
     func issueEmailToken(
         emailKey: String, kind: EmailTokenRecord.Kind, tokenHash: String, now: Date, expiresAt: Date,
-        eligible: @escaping @Sendable (UserRecord) -> Bool
+        policy: SessionPolicy, eligible: @escaping @Sendable (UserRecord) -> Bool
     ) async throws -> UserRecord? {
         try await database.writer.write { db -> UserRecord? in
+            try SessionPruning.pruneIfDue(db, now: now, policy: policy)
             guard let user = try UserRecord.filter(UserRecord.Columns.emailKey == emailKey).fetchOne(db), eligible(user)
             else { return nil }
             try EmailTokenRecord(
@@ -182,7 +207,13 @@ extension TenantStore {
         }
     }
 
-    /// Spends a verification token and marks the account's address verified.
+    /// Spends a verification token and marks the account's address verified, in one transaction.
+    ///
+    /// The account takes the registration the token carries (its password hash and names): the
+    /// holder of the mailbox who follows the mail of their own registration gets their own
+    /// password, whoever else registered the address. Every other verification token of the
+    /// account ends with it, so no other registration can be activated afterwards. A token of an
+    /// account already verified (by another route, such as a password reset) changes nothing.
     ///
     /// - Throws: `400 invalid_token` when the token is unknown, used or expired.
     func verifyEmail(tokenHash: String, now: Date) async throws -> UserRecord {
@@ -193,13 +224,60 @@ extension TenantStore {
             else { throw APIError.invalidEmailToken }
             token.usedAt = now
             try token.update(db)
-            if !user.emailVerified {
-                user.emailVerified = true
-                user.version += 1
-                user.updatedAt = now
-                try user.update(db)
-            }
+            guard !user.emailVerified else { return user }
+            try db.execute(
+                sql: "UPDATE email_tokens SET used_at = ? WHERE user_id = ? AND kind = ? AND used_at IS NULL",
+                arguments: [now, user.id, EmailTokenRecord.Kind.verifyEmail.rawValue])
+            if let passwordHash = token.passwordHash { user.passwordHash = passwordHash }
+            if let firstName = token.firstName { user.firstName = firstName }
+            if let lastName = token.lastName { user.lastName = lastName }
+            user.emailVerified = true
+            user.version += 1
+            user.updatedAt = now
+            try user.update(db)
             return user
+        }
+    }
+
+    /// Stores fresh verification tokens for the pending (unverified) account holding `emailKey`:
+    /// one for each of its newest `limit` registrations still pending, carrying that same
+    /// registration, or, when none is, one carrying the account's own. In one transaction, which
+    /// also prunes the tenant when due.
+    ///
+    /// - Parameter makeToken: A new random token and the hash it is stored as.
+    /// - Returns: The account and each token to mail with the time of its registration; `nil`
+    ///   when no unverified account holds the address.
+    func reissueVerification(
+        emailKey: String, now: Date, expiresAt: Date, limit: Int, policy: SessionPolicy,
+        makeToken: @escaping @Sendable () -> (token: String, hash: String)
+    ) async throws -> (UserRecord, [(token: String, registeredAt: Date)])? {
+        try await database.writer.write { db -> (UserRecord, [(token: String, registeredAt: Date)])? in
+            try SessionPruning.pruneIfDue(db, now: now, policy: policy)
+            guard let user = try UserRecord.filter(UserRecord.Columns.emailKey == emailKey).fetchOne(db),
+                !user.emailVerified
+            else { return nil }
+            var registrations = Array(try Self.pendingRegistrations(db, of: user, now: now).prefix(max(limit, 1)))
+            if registrations.isEmpty {
+                registrations = [
+                    EmailTokenRecord(
+                        tokenHash: "", userId: user.id, kind: .verifyEmail, createdAt: now, expiresAt: expiresAt,
+                        passwordHash: user.passwordHash, firstName: user.firstName, lastName: user.lastName,
+                        registeredAt: user.createdAt)
+                ]
+            }
+            var mailed: [(token: String, registeredAt: Date)] = []
+            for registration in registrations {
+                let (token, hash) = makeToken()
+                var fresh = registration
+                fresh.tokenHash = hash
+                fresh.createdAt = now
+                fresh.expiresAt = expiresAt
+                fresh.usedAt = nil
+                fresh.registeredAt = registration.registeredAt ?? registration.createdAt
+                try fresh.insert(db)
+                mailed.append((token, fresh.registeredAt ?? now))
+            }
+            return (user, mailed)
         }
     }
 }

@@ -9,10 +9,12 @@ struct UserChanges: Sendable {
     var role: UserRecord.Role?
 }
 
-/// What a self-registration did (``TenantStore/register(_:verificationToken:)``).
+/// What a self-registration did (``TenantStore/register(_:verificationToken:policy:)``).
 enum Registration: Sendable {
-    /// A new, unverified account (replacing a pending unverified one with the same email).
-    case created(UserRecord)
+    /// The registration was recorded on its verification token, for a new unverified account or
+    /// for the pending one holding the email; `otherPending` other registrations of the address
+    /// are still waiting for verification.
+    case created(UserRecord, otherPending: Int)
     /// A verified account holds the email already; nothing was written.
     case exists(holderEmail: String)
 }
@@ -52,23 +54,58 @@ extension TenantStore {
         }
     }
 
-    /// Self-registration, in one transaction: a verified holder of the email (or one owning
-    /// courses) is left alone; a pending *unverified* account with the email is replaced (whoever
-    /// registered it first cannot squat the address); otherwise the new unverified account is
-    /// inserted together with its verification token.
-    func register(_ user: UserRecord, verificationToken: EmailTokenRecord) async throws -> Registration {
+    /// Self-registration, in one transaction. A verified holder of the email (or one owning
+    /// courses) is left alone. Otherwise the registration is stored on its own verification token
+    /// (the password hash and names it chose), for the pending unverified account holding the
+    /// email, or for `user`, inserted here when there is none.
+    ///
+    /// Registrations of one address neither replace nor block each other: verifying a token sets
+    /// exactly that token's registration and ends the others (``verifyEmail(tokenHash:now:)``).
+    /// So whoever registered first cannot squat the address, and whoever registered last cannot
+    /// change what an earlier registrant's mail activates.
+    ///
+    /// - Parameters:
+    ///   - user: The account to create when the address has none.
+    ///   - verificationToken: The token to mail, carrying this registration; its `userId` is
+    ///     replaced by the pending account's when there is one.
+    ///   - policy: When the tenant is due for pruning (``SessionPruning``).
+    func register(
+        _ user: UserRecord, verificationToken: EmailTokenRecord, policy: SessionPolicy
+    ) async throws -> Registration {
         try await Self.mappingEmailTaken {
             try await database.writer.write { db -> Registration in
-                if let existing = try UserRecord.filter(UserRecord.Columns.emailKey == user.emailKey).fetchOne(db) {
-                    let ownsCourses = try CourseRecord.filter(CourseRecord.Columns.teacherId == existing.id).fetchCount(db) > 0
-                    if existing.emailVerified || ownsCourses { return .exists(holderEmail: existing.email) }
-                    try existing.delete(db)  // its tokens and sessions go with it (ON DELETE CASCADE)
+                let now = verificationToken.createdAt
+                try SessionPruning.pruneIfDue(db, now: now, policy: policy)
+                var token = verificationToken
+                guard let existing = try UserRecord.filter(UserRecord.Columns.emailKey == user.emailKey).fetchOne(db)
+                else {
+                    try user.insert(db)
+                    try token.insert(db)
+                    return .created(user, otherPending: 0)
                 }
-                try user.insert(db)
-                try verificationToken.insert(db)
-                return .created(user)
+                let ownsCourses = try CourseRecord.filter(CourseRecord.Columns.teacherId == existing.id).fetchCount(db) > 0
+                if existing.emailVerified || ownsCourses { return .exists(holderEmail: existing.email) }
+                let pending = try Self.pendingRegistrations(db, of: existing, now: now).count
+                token.userId = existing.id
+                try token.insert(db)
+                return .created(existing, otherPending: pending)
             }
         }
+    }
+
+    /// The distinct registrations of `user` whose verification tokens are still usable, newest
+    /// first, each as one of its tokens.
+    static func pendingRegistrations(_ db: Database, of user: UserRecord, now: Date) throws -> [EmailTokenRecord] {
+        let tokens = try EmailTokenRecord.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM email_tokens
+                WHERE user_id = ? AND kind = ? AND used_at IS NULL AND expires_at > ?
+                ORDER BY registered_at DESC, created_at DESC
+                """,
+            arguments: [user.id, EmailTokenRecord.Kind.verifyEmail.rawValue, now])
+        var seen = Set<String>()
+        return tokens.filter { seen.insert($0.passwordHash ?? user.passwordHash).inserted }
     }
 
     /// Changes an account, in one transaction. Self: names only. Admin: names, email and role of

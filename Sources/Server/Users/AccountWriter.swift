@@ -16,8 +16,8 @@ struct AccountWriter {
         return user
     }
 
-    /// Self-registration of an unverified student with its verification token
-    /// (``TenantStore/register(_:verificationToken:)``).
+    /// Self-registration of an unverified student with its verification token, which carries
+    /// this registration's password hash and names (``TenantStore/register(_:verificationToken:policy:)``).
     func register(
         in tenant: TenantStore, email: String, passwordHash: String, firstName: String, lastName: String,
         verificationTokenHash: String, tokenExpiresAt: Date
@@ -29,7 +29,9 @@ struct AccountWriter {
             user,
             verificationToken: EmailTokenRecord(
                 tokenHash: verificationTokenHash, userId: user.id, kind: .verifyEmail, createdAt: user.createdAt,
-                expiresAt: tokenExpiresAt))
+                expiresAt: tokenExpiresAt, passwordHash: user.passwordHash, firstName: user.firstName,
+                lastName: user.lastName, registeredAt: user.createdAt),
+            policy: deps.configuration.sessionPolicy)
     }
 
     private func newUser(

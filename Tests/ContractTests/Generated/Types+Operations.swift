@@ -874,7 +874,7 @@ internal enum Operations {
     }
     /// Register a student account
     ///
-    /// Answers `202` the same way whether or not the email is taken, so registration does not reveal which addresses have accounts. A new address gets an unverified `student` and a verification mail; an address held by a verified account gets a mail telling its holder that someone tried to register (kind `account_exists`) and nothing else changes; an address held by a pending *unverified* account replaces that account (whoever registered it first cannot squat the address). Mails are visible in the dev mailbox in dev mode. Limited per tenant and client address (`429`).
+    /// Answers `202` the same way whether or not the email is taken, so registration does not reveal which addresses have accounts. A new address gets an unverified `student` and a verification mail; an address held by a verified account gets a mail telling its holder that someone tried to register (kind `account_exists`) and nothing else changes; an address held by a pending *unverified* account gets another registration with its own verification mail, whose link sets this registration's password and names (see `verifyEmail`), so neither whoever registered first nor whoever registered last decides the password of the other's link. A mail for an address with other pending registrations says how many. Mails are visible in the dev mailbox in dev mode. Limited per tenant and client address (`429`).
     ///
     /// - Remark: HTTP `POST /v1/auth/register`.
     /// - Remark: Generated from `#/paths//v1/auth/register/post(register)`.
@@ -2815,7 +2815,7 @@ internal enum Operations {
     }
     /// Request a new email-verification mail
     ///
-    /// Sends a new verification mail when the email belongs to an account that is not verified yet. Answers the same for unknown and already verified emails. Limited per tenant and client address and per email (`429`).
+    /// When the email belongs to an account that is not verified yet, mails again a fresh link for each of its pending registrations (the newest five), each naming the time of its registration and setting that registration's password; when none is pending, one link for the account as registered. Answers the same for unknown and already verified emails. Limited per tenant and client address and per email (`429`).
     ///
     /// - Remark: HTTP `POST /v1/auth/resend-verification`.
     /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)`.
@@ -3551,7 +3551,7 @@ internal enum Operations {
     }
     /// Verify an email address with the token from the verification mail
     ///
-    /// No request body.
+    /// No request body. The account takes the password and names of the registration the token was mailed for, and every other pending verification link of the address stops working. A token of an account already verified (for example by a password reset) is spent and changes nothing else.
     ///
     /// - Remark: HTTP `POST /v1/auth/verify-email`.
     /// - Remark: Generated from `#/paths//v1/auth/verify-email/post(verifyEmail)`.

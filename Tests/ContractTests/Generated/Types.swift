@@ -26,7 +26,7 @@ internal protocol APIProtocol: Sendable {
     func getOpenApiDocument(_ input: Operations.GetOpenApiDocument.Input) async throws -> Operations.GetOpenApiDocument.Output
     /// Register a student account
     ///
-    /// Answers `202` the same way whether or not the email is taken, so registration does not reveal which addresses have accounts. A new address gets an unverified `student` and a verification mail; an address held by a verified account gets a mail telling its holder that someone tried to register (kind `account_exists`) and nothing else changes; an address held by a pending *unverified* account replaces that account (whoever registered it first cannot squat the address). Mails are visible in the dev mailbox in dev mode. Limited per tenant and client address (`429`).
+    /// Answers `202` the same way whether or not the email is taken, so registration does not reveal which addresses have accounts. A new address gets an unverified `student` and a verification mail; an address held by a verified account gets a mail telling its holder that someone tried to register (kind `account_exists`) and nothing else changes; an address held by a pending *unverified* account gets another registration with its own verification mail, whose link sets this registration's password and names (see `verifyEmail`), so neither whoever registered first nor whoever registered last decides the password of the other's link. A mail for an address with other pending registrations says how many. Mails are visible in the dev mailbox in dev mode. Limited per tenant and client address (`429`).
     ///
     /// - Remark: HTTP `POST /v1/auth/register`.
     /// - Remark: Generated from `#/paths//v1/auth/register/post(register)`.
@@ -59,7 +59,7 @@ internal protocol APIProtocol: Sendable {
     func forgotPassword(_ input: Operations.ForgotPassword.Input) async throws -> Operations.ForgotPassword.Output
     /// Request a new email-verification mail
     ///
-    /// Sends a new verification mail when the email belongs to an account that is not verified yet. Answers the same for unknown and already verified emails. Limited per tenant and client address and per email (`429`).
+    /// When the email belongs to an account that is not verified yet, mails again a fresh link for each of its pending registrations (the newest five), each naming the time of its registration and setting that registration's password; when none is pending, one link for the account as registered. Answers the same for unknown and already verified emails. Limited per tenant and client address and per email (`429`).
     ///
     /// - Remark: HTTP `POST /v1/auth/resend-verification`.
     /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)`.
@@ -73,7 +73,7 @@ internal protocol APIProtocol: Sendable {
     func resetPassword(_ input: Operations.ResetPassword.Input) async throws -> Operations.ResetPassword.Output
     /// Verify an email address with the token from the verification mail
     ///
-    /// No request body.
+    /// No request body. The account takes the password and names of the registration the token was mailed for, and every other pending verification link of the address stops working. A token of an account already verified (for example by a password reset) is spent and changes nothing else.
     ///
     /// - Remark: HTTP `POST /v1/auth/verify-email`.
     /// - Remark: Generated from `#/paths//v1/auth/verify-email/post(verifyEmail)`.
@@ -451,7 +451,7 @@ extension APIProtocol {
     }
     /// Register a student account
     ///
-    /// Answers `202` the same way whether or not the email is taken, so registration does not reveal which addresses have accounts. A new address gets an unverified `student` and a verification mail; an address held by a verified account gets a mail telling its holder that someone tried to register (kind `account_exists`) and nothing else changes; an address held by a pending *unverified* account replaces that account (whoever registered it first cannot squat the address). Mails are visible in the dev mailbox in dev mode. Limited per tenant and client address (`429`).
+    /// Answers `202` the same way whether or not the email is taken, so registration does not reveal which addresses have accounts. A new address gets an unverified `student` and a verification mail; an address held by a verified account gets a mail telling its holder that someone tried to register (kind `account_exists`) and nothing else changes; an address held by a pending *unverified* account gets another registration with its own verification mail, whose link sets this registration's password and names (see `verifyEmail`), so neither whoever registered first nor whoever registered last decides the password of the other's link. A mail for an address with other pending registrations says how many. Mails are visible in the dev mailbox in dev mode. Limited per tenant and client address (`429`).
     ///
     /// - Remark: HTTP `POST /v1/auth/register`.
     /// - Remark: Generated from `#/paths//v1/auth/register/post(register)`.
@@ -518,7 +518,7 @@ extension APIProtocol {
     }
     /// Request a new email-verification mail
     ///
-    /// Sends a new verification mail when the email belongs to an account that is not verified yet. Answers the same for unknown and already verified emails. Limited per tenant and client address and per email (`429`).
+    /// When the email belongs to an account that is not verified yet, mails again a fresh link for each of its pending registrations (the newest five), each naming the time of its registration and setting that registration's password; when none is pending, one link for the account as registered. Answers the same for unknown and already verified emails. Limited per tenant and client address and per email (`429`).
     ///
     /// - Remark: HTTP `POST /v1/auth/resend-verification`.
     /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)`.
@@ -548,7 +548,7 @@ extension APIProtocol {
     }
     /// Verify an email address with the token from the verification mail
     ///
-    /// No request body.
+    /// No request body. The account takes the password and names of the registration the token was mailed for, and every other pending verification link of the address stops working. A token of an account already verified (for example by a password reset) is spent and changes nothing else.
     ///
     /// - Remark: HTTP `POST /v1/auth/verify-email`.
     /// - Remark: Generated from `#/paths//v1/auth/verify-email/post(verifyEmail)`.

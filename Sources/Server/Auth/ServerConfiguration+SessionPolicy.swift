@@ -1,0 +1,10 @@
+import Foundation
+
+extension ServerConfiguration {
+    /// What the store needs to know of session lifetimes, the per-user cap and pruning.
+    var sessionPolicy: SessionPolicy {
+        SessionPolicy(
+            maxSessionAge: maxSessionAge.timeInterval, maxSessionsPerUser: maxSessionsPerUser,
+            pruneInterval: sessionPruneInterval.timeInterval)
+    }
+}

@@ -34,11 +34,11 @@ struct TenantDatabase: Sendable {
     ///   - now: The server's clock, which dates each entry of the change log.
     ///   - caches: The tenant's in-memory caches; the registry passes the ones it keeps for the
     ///     tenant id.
-    ///   - changeHub: Told what each commit logged and revoked (live event streams).
+    ///   - commitListener: Told what each commit logged and revoked (live event streams).
     static func open(
         tenantID: TenantID, at url: URL?, transactionObserver: (@Sendable (Duration) -> Void)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }, caches: TenantCaches = TenantCaches(),
-        changeHub: ChangeHub? = nil
+        commitListener: (any TenantCommitListener)? = nil
     ) throws -> TenantDatabase {
         let writer: any DatabaseWriter
         var configuration = Configuration()
@@ -63,8 +63,8 @@ struct TenantDatabase: Sendable {
         }
         try TenantMigrations.migrator.migrate(writer)
         writer.add(transactionObserver: LiveSessionCache.Invalidator(caches.liveSessions), extent: .databaseLifetime)
-        if let changeHub {
-            writer.add(transactionObserver: ChangeHub.CommitObserver(tenant: tenantID, hub: changeHub), extent: .databaseLifetime)
+        if let commitListener {
+            writer.add(transactionObserver: CommitObserver(tenant: tenantID, listener: commitListener), extent: .databaseLifetime)
         }
         writer.add(transactionObserver: PageCache.Invalidator(caches.pages), extent: .databaseLifetime)
         return TenantDatabase(tenantID: tenantID, writer: writer, liveSessions: caches.liveSessions, pages: caches.pages)

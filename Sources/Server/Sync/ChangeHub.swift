@@ -4,7 +4,7 @@ import Synchronization
 /// The open event streams of every tenant, and what each has yet to be told.
 ///
 /// A commit that logs changes reaches ``committed(_:changes:revokedSessions:allSessionsSuspect:)``
-/// from the tenant's writer (``CommitObserver``), after the commit and before the write returns
+/// from the tenant's writer (a ``CommitObserver``), after the commit and before the write returns
 /// to its caller. The hub decides, in memory and with the change feed's own rule
 /// (``ChangeAudience``), which streams hear of it, notes the newest change each may see and wakes
 /// them; each stream then writes at most one event for everything that gathered meanwhile.
@@ -13,7 +13,7 @@ import Synchronization
 /// and per-server caps are checked and taken in that one step) and claimed when its body starts
 /// writing; a reservation whose body never ran (a middleware replaced the response) is dropped by
 /// ``tick(now:)``.
-final class ChangeHub: Sendable {
+final class ChangeHub: TenantCommitListener {
     /// Why a stream ended, as its last event says.
     enum EndReason: String, Sendable {
         /// The session was revoked (logout, password reset, refresh-token reuse), the user was

@@ -98,7 +98,7 @@ actor TenantRegistry {
         }
         let database = try TenantDatabase.open(
             tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver, now: now,
-            caches: caches(for: id), changeHub: changeHub)
+            caches: caches(for: id), commitListener: changeHub)
         keep(database)
         return database
     }
@@ -151,7 +151,7 @@ actor TenantRegistry {
         tenantCaches[id] = caches
         let database = try TenantDatabase.open(
             tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver, now: now, caches: caches,
-            changeHub: changeHub)
+            commitListener: changeHub)
         try await seed(TenantStore(database))
         let created = now()
         try await registry.insert(id, name: name, createdAt: created)

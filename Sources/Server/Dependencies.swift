@@ -25,6 +25,8 @@ struct Dependencies: Sendable {
     var faults: FaultInjector? = nil
     /// The movable clock every time-based part reads (through `configuration.now`).
     var clock: MovableClock? = nil
+    /// Saved tenant snapshots (issue 29).
+    var snapshots: TenantSnapshots? = nil
 
     // MARK: Observability (issue 14)
     /// The last 500 access-log entries.

@@ -128,6 +128,12 @@ public struct ServerConfiguration: Sendable {
     /// (`ulimit -n`) allows.
     public var maxOpenTenants = 32
 
+    // MARK: - Tenant snapshots (issue 29, dev mode)
+
+    /// The most snapshots a tenant keeps (dev mode); one more answers `409 snapshot_limit`. They
+    /// live under `<data-dir>/snapshots/<tenant>/` (in memory with in-memory storage).
+    public var maxSnapshotsPerTenant = 20
+
     // MARK: - Lesson media (issue 15)
 
     /// The largest lesson media file accepted, in bytes (512 MiB by default); a larger upload

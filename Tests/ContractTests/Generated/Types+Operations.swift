@@ -21510,6 +21510,7 @@ internal enum Operations {
                     case mailbox_js = "mailbox.js"
                     case requests_js = "requests.js"
                     case faults_js = "faults.js"
+                    case snapshots_js = "snapshots.js"
                     case clock_js = "clock.js"
                     case server_js = "server.js"
                     case icon_svg = "icon.svg"

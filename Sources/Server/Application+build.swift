@@ -119,6 +119,10 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
         logger: logger)
     deps.faults = faults
     deps.clock = clock
+    if configuration.devMode {
+        deps.snapshots = TenantSnapshots(
+            storage: configuration.storage, limit: configuration.maxSnapshotsPerTenant, now: configuration.now)
+    }
     deps.metrics = metrics
     deps.changeHub = changeHub
     return deps
@@ -143,6 +147,9 @@ func buildRouteTable(_ deps: Dependencies) -> RouteTable {
     }
     if let clock = deps.clock {
         ClockRoutes(deps: deps, clock: clock).register(in: &routes)
+    }
+    if let snapshots = deps.snapshots {
+        SnapshotRoutes(deps: deps, snapshots: snapshots).register(in: &routes)
     }
     if let metrics = deps.metrics {
         MetricsRoutes(deps: deps, metrics: metrics, token: deps.configuration.metricsToken).register(in: &routes)

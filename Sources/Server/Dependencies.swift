@@ -25,6 +25,8 @@ struct Dependencies: Sendable {
     var faults: FaultInjector? = nil
     /// The movable clock every time-based part reads (through `configuration.now`).
     var clock: MovableClock? = nil
+    /// Saved tenant snapshots.
+    var snapshots: TenantSnapshots? = nil
 
     // MARK: Observability
     /// The last 500 access-log entries.

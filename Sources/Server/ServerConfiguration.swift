@@ -135,6 +135,12 @@ public struct ServerConfiguration: Sendable {
     /// (`ulimit -n`) allows.
     public var maxOpenTenants = 32
 
+    // MARK: - Tenant snapshots (dev mode)
+
+    /// The most snapshots a tenant keeps (dev mode); one more answers `409 snapshot_limit`. They
+    /// live under `<data-dir>/snapshots/<tenant>/` (in memory with in-memory storage).
+    public var maxSnapshotsPerTenant = 20
+
     // MARK: - Lesson media
 
     /// The largest lesson media file accepted, in bytes (512 MiB by default); a larger upload

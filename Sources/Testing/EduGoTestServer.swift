@@ -365,6 +365,8 @@ public final class EduGoTestServer: Sendable {
 
     // MARK: Internals
 
+    var devRequest: DevRequest { request }
+
     private var request: DevRequest {
         DevRequest(session: session, baseURL: baseURL, trustedChain: tls?.certificateChainDER)
     }

@@ -93,6 +93,11 @@ struct EduGoServerCommand: AsyncParsableCommand {
         help: "bcrypt cost (4 to 31); below 10 only in dev mode, for fast test accounts. [EDUGO_PASSWORD_HASH_COST] (default: 12)")
     var passwordHashCost: Int?
 
+    @Option(
+        name: .customLong("max-snapshots"),
+        help: "Dev mode: most snapshots kept per tenant (POST /__dev/tenants/{id}/snapshots); one more answers 409. [EDUGO_MAX_SNAPSHOTS] (default: 20)")
+    var maxSnapshots: Int?
+
     // MARK: Lesson media
 
     @Option(
@@ -273,6 +278,9 @@ struct EduGoServerCommand: AsyncParsableCommand {
         }
         if let cost = try number(passwordHashCost, "EDUGO_PASSWORD_HASH_COST", "password-hash-cost", 4...31) {
             configuration.passwordHashCost = UInt8(cost)
+        }
+        if let count = try number(maxSnapshots, "EDUGO_MAX_SNAPSHOTS", "max-snapshots", 1...10_000) {
+            configuration.maxSnapshotsPerTenant = count
         }
         if let seconds = try number(maxConnectionAge, "EDUGO_MAX_CONNECTION_AGE", "max-connection-age", 0...(30 * 86400)) {
             configuration.maxConnectionAge = seconds == 0 ? nil : .seconds(seconds)

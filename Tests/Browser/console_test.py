@@ -2,10 +2,11 @@
 """The dev console in a real browser: headless Chromium driven by selenium against the real
 `edugo-server` binary on a free port with a temporary data directory.
 
-Scenarios: the six panels load; a new test tenant shows its accounts; a forgot-password mail for
+Scenarios: the seven panels load; a new test tenant shows its accounts; a forgot-password mail for
 one of them arrives in the Mailbox panel; a verification mail is verified with its button; a 503
 fault armed in the Faults panel answers the next request, which the Requests panel marks as
-injected; the clock moves forward; a user named `<img src=x onerror=alert(1)>` renders as text.
+injected; a snapshot saved in the Snapshots panel is restored (an account registered after it is
+gone) and deleted; `/__dev/?tenant=ID` opens the console on that tenant; the clock moves forward; a user named `<img src=x onerror=alert(1)>` renders as text.
 Screenshots at 1280 px and 390 px are saved. Any miss fails the run (exit status 1); nothing is
 skipped.
 
@@ -166,7 +167,7 @@ def policy_violations(driver):
 
 def panels_load(driver, server):
     driver.get(server.url + "/__dev/")
-    for panel in ["tenants", "mailbox", "requests", "faults", "clock", "server"]:
+    for panel in ["tenants", "mailbox", "requests", "faults", "snapshots", "clock", "server"]:
         wait_for(driver, EC.visibility_of_element_located((By.ID, panel)), f"panel #{panel} is visible")
     wait_for(driver, lambda d: d.find_element(By.ID, "server-version").text == "1.0.0", "the Server panel shows the version")
     check(text_of(driver, "#server-tls") == "off", "TLS is shown as off")
@@ -285,6 +286,42 @@ def fault_is_injected_and_shown(driver, server, tenant):
     wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, selector), "clearing the filter shows it again")
 
 
+def user_total(server, tenant):
+    status, _, page = server.request("GET", f"/__dev/tenants/{tenant}/users")
+    check(status == 200, f"the tenant's users answered {status}")
+    return page["total"]
+
+
+def snapshot_is_saved_restored_and_deleted(driver, server, tenant):
+    wait_for(driver, lambda d: d.find_element(By.ID, "snapshots-tenant").text == tenant, "the Snapshots panel shows the tenant")
+    users = user_total(server, tenant)
+    driver.find_element(By.ID, "save-snapshot").click()
+    snapshot = wait_for(driver, first_match("#snapshot-table tr[data-snapshot]", lambda row: row.get_attribute("data-snapshot")),
+                        "the saved snapshot is listed")
+    status, _, _ = server.request("POST", "/v1/auth/register", tenant=tenant, body={
+        "email": "after.snapshot@example.com", "password": "Correct-Horse-9", "first_name": "Ana", "last_name": "Later"})
+    check(status == 202, f"register answered {status}")
+    check(user_total(server, tenant) == users + 1, "the registration added an account")
+
+    driver.find_element(By.CSS_SELECTOR, f'#snapshot-table tr[data-snapshot="{snapshot}"] button[aria-label^="Restore"]').click()
+    wait_for(driver, lambda d: f"Restored {tenant}" in d.find_element(By.ID, "notice").text, "the console says the tenant was restored")
+    check(user_total(server, tenant) == users, "the account registered after the snapshot is gone")
+
+    driver.find_element(By.CSS_SELECTOR, f'#snapshot-table tr[data-snapshot="{snapshot}"] button[aria-label^="Delete"]').click()
+    wait_for(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, f'#snapshot-table tr[data-snapshot="{snapshot}"]'),
+             "the deleted snapshot leaves the list")
+    _, _, listed = server.request("GET", f"/__dev/tenants/{tenant}/snapshots")
+    check(listed["items"] == [], f"the server holds no snapshot of the tenant: {listed}")
+
+
+def tenant_link_opens_that_tenant(driver, server, tenant):
+    Select(driver.find_element(By.ID, "tenant-select")).select_by_value("demo")
+    driver.get(server.url + f"/__dev/?tenant={tenant}")
+    wait_for(driver, lambda d: Select(d.find_element(By.ID, "tenant-select")).first_selected_option.get_attribute("value") == tenant,
+             "?tenant= selects that tenant (not the last one used)")
+    wait_for(driver, lambda d: d.find_element(By.ID, "snapshots-tenant").text == tenant, "the Snapshots panel shows it")
+
+
 def clock_moves(driver):
     driver.find_element(By.CSS_SELECTOR, 'button[data-advance="3600"]').click()
     wait_for(driver, lambda d: d.find_element(By.ID, "clock-offset").get_attribute("data-seconds") == "3600", "the offset is 1 h")
@@ -332,7 +369,7 @@ def main():
         driver = chromium()
         driver.set_page_load_timeout(30)
         steps = [
-            ("the six panels load against the live server", lambda: panels_load(driver, server)),
+            ("the seven panels load against the live server", lambda: panels_load(driver, server)),
             ("every control has a label", lambda: check(not unlabelled_controls(driver), f"unlabelled: {unlabelled_controls(driver)}")),
             ("the keyboard reaches 'New test tenant' with a visible focus", lambda: keyboard_reaches_the_tenant_button(driver)),
         ]
@@ -346,6 +383,8 @@ def main():
             ("forgot-password: the mail arrives in the Mailbox panel", lambda: reset_mail_arrives(driver, server, tenant, email)),
             ("a hostile user name renders as text; the Verify button verifies", lambda: hostile_name_is_text_and_verification_works(driver, server, tenant)),
             ("an armed 503 fault answers a request, shown as injected in Requests", lambda: fault_is_injected_and_shown(driver, server, tenant)),
+            ("a snapshot is saved, restored and deleted in the Snapshots panel", lambda: snapshot_is_saved_restored_and_deleted(driver, server, tenant)),
+            ("/__dev/?tenant=ID opens the console on that tenant", lambda: tenant_link_opens_that_tenant(driver, server, tenant)),
             ("the clock moves forward and shows its offset", lambda: clock_moves(driver)),
             ("no Content-Security-Policy violation was reported", lambda: check(not policy_violations(driver), f"violations: {policy_violations(driver)}")),
             ("screenshots at 1280 px and 390 px", lambda: screenshots(driver, arguments.screenshots)),

@@ -35,6 +35,25 @@ import Testing
         #expect(pages.afterExpiry == pages.firstPage)
     }
 
+    @Test("the README's test-suites example is the code this suite compiles")
+    func readmeTestSuitesExampleMatchesCompiledCode() throws {
+        let source = try String(
+            contentsOf: Self.root.appendingPathComponent("Tests/EndToEndTests/TestSuitesQuickStart.swift"), encoding: .utf8)
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(source.range(of: "// BEGIN TEST SUITES QUICK START\n"))
+        let end = try #require(source.range(of: "// END TEST SUITES QUICK START"))
+        let snippet = String(source[start.upperBound..<end.lowerBound])
+        #expect(readme.contains("```swift\nimport EduGoSDK\nimport EduGoTesting\nimport Foundation\n\n" + snippet + "```"))
+    }
+
+    @Test("the README's test-suites example sees a change undone by a restore, and a fresh tenant")
+    func testSuitesExampleRuns() async throws {
+        let counts = try await eachTestStartsFromTheSameState()
+        #expect(counts.changed == counts.seeded + 1)
+        #expect(counts.restored == counts.seeded)
+        #expect(counts.fresh > 0)
+    }
+
     @Test("the quick start signs in and lists courses against a live server")
     func quickStartRuns() async throws {
         let clock = TestClock(Date())

@@ -104,6 +104,16 @@ extension APIError {
 
     static let tenantNotFound = APIError(.notFound, code: "tenant_not_found", detail: "No such tenant.")
 
+    /// Dev mode: no snapshot with that id in the tenant.
+    static let snapshotNotFound = APIError(.notFound, code: "snapshot_not_found", detail: "No such snapshot in this tenant.")
+
+    /// Dev mode: the tenant holds as many snapshots as the server keeps per tenant.
+    static func snapshotLimit(_ limit: Int) -> APIError {
+        APIError(
+            .conflict, code: "snapshot_limit",
+            detail: "The tenant holds \(limit) snapshots, the most the server keeps; delete one first.")
+    }
+
     static let internalError = APIError(
         .internalServerError, code: "internal_error", detail: "The server could not complete the request.")
 }

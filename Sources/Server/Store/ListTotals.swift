@@ -8,9 +8,15 @@ import Synchronization
 /// A list reads the sequence in the same read transaction as its page, from the database itself:
 /// a change made by another process moves it too. Totals of older sequences are dropped.
 ///
+/// A restored snapshot takes the sequence back, so a sequence no longer names one state:
+/// ``reset()`` empties the totals and moves the epoch on, and a total is kept or answered only
+/// under the epoch its reader took before its transaction began (as ``LiveSessionCache`` does),
+/// so a read of the state before a restore cannot put its total back afterwards.
+///
 /// It is bounded: when it holds `capacity` totals it starts again empty.
 final class ListTotals: Sendable {
     private struct State {
+        var epoch: UInt64 = 0
         var sequence: Int64 = -1
         var totals: [String: Int] = [:]
     }
@@ -22,19 +28,34 @@ final class ListTotals: Sendable {
         self.capacity = capacity
     }
 
-    /// The total of `count` counted at `sequence`, if one was.
-    func total(of count: ListStatement, at sequence: Int64) -> Int? {
-        state.withLock { $0.sequence == sequence ? $0.totals[Self.key(count)] : nil }
+    /// The current epoch: take it before the read transaction that counts a total.
+    var epoch: UInt64 { state.withLock { $0.epoch } }
+
+    /// The total of `count` counted at `sequence`, if one was and no reset happened since `epoch`.
+    func total(of count: ListStatement, at sequence: Int64, epoch: UInt64) -> Int? {
+        state.withLock { state in
+            guard state.epoch == epoch, state.sequence == sequence else { return nil }
+            return state.totals[Self.key(count)]
+        }
     }
 
-    /// Keeps `total`, counted at `sequence`; a newer sequence drops every older total.
-    func store(_ total: Int, of count: ListStatement, at sequence: Int64) {
+    /// Keeps `total`, counted at `sequence` by a read that began under `epoch`; a newer sequence
+    /// drops every older total.
+    func store(_ total: Int, of count: ListStatement, at sequence: Int64, epoch: UInt64) {
         state.withLock { state in
+            guard state.epoch == epoch else { return }
             if sequence > state.sequence || state.totals.count >= capacity {
-                state = State(sequence: sequence, totals: [:])
+                state = State(epoch: epoch, sequence: sequence, totals: [:])
             }
             guard sequence == state.sequence else { return }
             state.totals[Self.key(count)] = total
+        }
+    }
+
+    /// Forgets every total and moves the epoch on (the database's contents were replaced).
+    func reset() {
+        state.withLock { state in
+            state = State(epoch: state.epoch &+ 1)
         }
     }
 

@@ -24,8 +24,10 @@ extension TenantStore {
         let list = CourseListQuery(
             role: identity.role, userID: identity.userID, category: category, search: query,
             after: pagination.after, limit: pagination.limit, offset: pagination.offset)
+        // Taken before the read's snapshot: a restore after it makes the total this read counts unkept.
+        let epoch = database.listTotals.epoch
         return try await database.writer.read { db in
-            let total = try self.total(db, list.count, unless: pagination)
+            let total = try self.total(db, list.count, unless: pagination, epoch: epoch)
             let page = list.page
             // Decoded while the cursor stands on each row: a copied row (`Row.fetchAll`) finds
             // each column by lowercasing every column name, the cursor's row by one lookup.
@@ -42,13 +44,14 @@ extension TenantStore {
 
     /// A list's total, only when the list starts (a page continued from a cursor carries none),
     /// and counted once per change sequence (``ListTotals``), which is read in `db`'s transaction.
-    func total(_ db: Database, _ count: ListStatement, unless pagination: Pagination) throws -> Int? {
+    /// `epoch` is ``ListTotals/epoch`` as it was before the transaction began.
+    func total(_ db: Database, _ count: ListStatement, unless pagination: Pagination, epoch: UInt64) throws -> Int? {
         guard pagination.after == nil else { return nil }
         let sequence = try Int64.fetchOne(
             db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'")) ?? 0
-        if let total = database.listTotals.total(of: count, at: sequence) { return total }
+        if let total = database.listTotals.total(of: count, at: sequence, epoch: epoch) { return total }
         let total = try Int.fetchOne(db.cachedStatement(sql: count.sql), arguments: count.arguments) ?? 0
-        database.listTotals.store(total, of: count, at: sequence)
+        database.listTotals.store(total, of: count, at: sequence, epoch: epoch)
         return total
     }
 

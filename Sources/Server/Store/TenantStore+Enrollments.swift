@@ -47,8 +47,10 @@ extension TenantStore {
         let list = EnrollmentListQuery(
             role: identity.role, userID: identity.userID, after: pagination.after, limit: pagination.limit,
             offset: pagination.offset)
+        // Taken before the read's snapshot: a restore after it makes the total this read counts unkept.
+        let epoch = database.listTotals.epoch
         return try await database.writer.read { db in
-            let total = try self.total(db, list.count, unless: pagination)
+            let total = try self.total(db, list.count, unless: pagination, epoch: epoch)
             let rows = try Array(
                 Row.fetchCursor(db.cachedStatement(sql: list.page.sql), arguments: list.page.arguments).map { row in
                     (item: try EnrollmentRecord(row: row), key: PageCursor(timestamp: row["enrolled_at"], id: row["course_id"]))

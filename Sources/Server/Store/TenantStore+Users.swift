@@ -25,8 +25,10 @@ extension TenantStore {
     func userPage(role: UserRecord.Role?, query: String?, pagination: Pagination) async throws -> ListPage<UserRecord> {
         let list = UserListQuery(
             role: role, search: query, after: pagination.after, limit: pagination.limit, offset: pagination.offset)
+        // Taken before the read's snapshot: a restore after it makes the total this read counts unkept.
+        let epoch = database.listTotals.epoch
         return try await database.writer.read { db in
-            let total = try self.total(db, list.count, unless: pagination)
+            let total = try self.total(db, list.count, unless: pagination, epoch: epoch)
             let page = list.page
             let rows = try Array(
                 Row.fetchCursor(db.cachedStatement(sql: page.sql), arguments: page.arguments).map { row in

@@ -3343,6 +3343,124 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/DevSnapshot`.
+        internal struct DevSnapshot: Codable, Hashable, Sendable {
+            /// The snapshot's id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevSnapshot/id`.
+            internal var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DevSnapshot/tenant_id`.
+            internal var tenantId: Components.Schemas.TenantId
+            /// When it was saved (the server's clock).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevSnapshot/created_at`.
+            internal var createdAt: Foundation.Date
+            /// The size of its copy of the database.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevSnapshot/size_bytes`.
+            internal var sizeBytes: Swift.Int
+            /// Creates a new `DevSnapshot`.
+            ///
+            /// - Parameters:
+            ///   - id: The snapshot's id.
+            ///   - tenantId:
+            ///   - createdAt: When it was saved (the server's clock).
+            ///   - sizeBytes: The size of its copy of the database.
+            internal init(
+                id: Swift.String,
+                tenantId: Components.Schemas.TenantId,
+                createdAt: Foundation.Date,
+                sizeBytes: Swift.Int
+            ) {
+                self.id = id
+                self.tenantId = tenantId
+                self.createdAt = createdAt
+                self.sizeBytes = sizeBytes
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case id
+                case tenantId = "tenant_id"
+                case createdAt = "created_at"
+                case sizeBytes = "size_bytes"
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.tenantId = try container.decode(
+                    Components.Schemas.TenantId.self,
+                    forKey: .tenantId
+                )
+                self.createdAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .createdAt
+                )
+                self.sizeBytes = try container.decode(
+                    Swift.Int.self,
+                    forKey: .sizeBytes
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "tenant_id",
+                    "created_at",
+                    "size_bytes"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevSnapshotList`.
+        internal struct DevSnapshotList: Codable, Hashable, Sendable {
+            /// Newest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevSnapshotList/items`.
+            internal var items: [Components.Schemas.DevSnapshot]
+            /// Creates a new `DevSnapshotList`.
+            ///
+            /// - Parameters:
+            ///   - items: Newest first.
+            internal init(items: [Components.Schemas.DevSnapshot]) {
+                self.items = items
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case items
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.items = try container.decode(
+                    [Components.Schemas.DevSnapshot].self,
+                    forKey: .items
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "items"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevRestoreRequest`.
+        internal struct DevRestoreRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DevRestoreRequest/snapshot_id`.
+            internal var snapshotId: Swift.String
+            /// Creates a new `DevRestoreRequest`.
+            ///
+            /// - Parameters:
+            ///   - snapshotId:
+            internal init(snapshotId: Swift.String) {
+                self.snapshotId = snapshotId
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case snapshotId = "snapshot_id"
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.snapshotId = try container.decode(
+                    Swift.String.self,
+                    forKey: .snapshotId
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "snapshot_id"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/DevFaultRuleRequest`.
         internal struct DevFaultRuleRequest: Codable, Hashable, Sendable {
             /// Only requests with this method; any method when absent.

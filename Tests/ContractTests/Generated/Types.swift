@@ -406,6 +406,34 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /__dev/tenants/{id}/users`.
     /// - Remark: Generated from `#/paths//__dev/tenants/{id}/users/get(devListTenantUsers)`.
     func devListTenantUsers(_ input: Operations.DevListTenantUsers.Input) async throws -> Operations.DevListTenantUsers.Output
+    /// A tenant's snapshots
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Newest first, with size and time.
+    ///
+    /// - Remark: HTTP `GET /__dev/tenants/{id}/snapshots`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/snapshots/get(devListSnapshots)`.
+    func devListSnapshots(_ input: Operations.DevListSnapshots.Input) async throws -> Operations.DevListSnapshots.Output
+    /// Save a snapshot of a tenant's whole state
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. No request body. Copies the tenant's database with SQLite's online backup, in one read transaction, so the copy is one committed state however many requests write meanwhile. Kept under `<data-dir>/snapshots/<tenant>/<id>.sqlite` (in memory with in-memory storage); at most `--max-snapshots` (20 by default) per tenant.
+    ///
+    /// - Remark: HTTP `POST /__dev/tenants/{id}/snapshots`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/snapshots/post(devSaveSnapshot)`.
+    func devSaveSnapshot(_ input: Operations.DevSaveSnapshot.Input) async throws -> Operations.DevSaveSnapshot.Output
+    /// Delete a snapshot
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. A restore already reading the snapshot finishes.
+    ///
+    /// - Remark: HTTP `DELETE /__dev/tenants/{id}/snapshots/{snapshot}`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/snapshots/{snapshot}/delete(devDeleteSnapshot)`.
+    func devDeleteSnapshot(_ input: Operations.DevDeleteSnapshot.Input) async throws -> Operations.DevDeleteSnapshot.Output
+    /// Put a snapshot back as the tenant's whole state
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The snapshot is copied into the tenant's database as one write transaction: every request sees the state before or the state after, never a mix. Sessions created after the snapshot are not in its data, so their tokens answer 401 from the next request on; the tenant's live event streams check their session again and send `changed` so clients pull; a change-feed cursor past the restored data answers 410 `cursor_expired`.
+    ///
+    /// - Remark: HTTP `POST /__dev/tenants/{id}/restore`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/restore/post(devRestoreSnapshot)`.
+    func devRestoreSnapshot(_ input: Operations.DevRestoreSnapshot.Input) async throws -> Operations.DevRestoreSnapshot.Output
     /// The last requests the server answered (the access log's in-memory ring)
     ///
     /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The server keeps the access-log entries of its last 500 requests in memory (reads of `/__dev/*` itself, such as the console's polling, are logged but not kept). Newest first. To follow the log, poll with `after` set to the `latest_sequence` of the previous answer. Entries carry the route template, never the raw path, query string, token or body.
@@ -1195,6 +1223,68 @@ extension APIProtocol {
             path: path,
             query: query,
             headers: headers
+        ))
+    }
+    /// A tenant's snapshots
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Newest first, with size and time.
+    ///
+    /// - Remark: HTTP `GET /__dev/tenants/{id}/snapshots`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/snapshots/get(devListSnapshots)`.
+    internal func devListSnapshots(
+        path: Operations.DevListSnapshots.Input.Path,
+        headers: Operations.DevListSnapshots.Input.Headers = .init()
+    ) async throws -> Operations.DevListSnapshots.Output {
+        try await devListSnapshots(Operations.DevListSnapshots.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Save a snapshot of a tenant's whole state
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. No request body. Copies the tenant's database with SQLite's online backup, in one read transaction, so the copy is one committed state however many requests write meanwhile. Kept under `<data-dir>/snapshots/<tenant>/<id>.sqlite` (in memory with in-memory storage); at most `--max-snapshots` (20 by default) per tenant.
+    ///
+    /// - Remark: HTTP `POST /__dev/tenants/{id}/snapshots`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/snapshots/post(devSaveSnapshot)`.
+    internal func devSaveSnapshot(
+        path: Operations.DevSaveSnapshot.Input.Path,
+        headers: Operations.DevSaveSnapshot.Input.Headers = .init()
+    ) async throws -> Operations.DevSaveSnapshot.Output {
+        try await devSaveSnapshot(Operations.DevSaveSnapshot.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Delete a snapshot
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. A restore already reading the snapshot finishes.
+    ///
+    /// - Remark: HTTP `DELETE /__dev/tenants/{id}/snapshots/{snapshot}`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/snapshots/{snapshot}/delete(devDeleteSnapshot)`.
+    internal func devDeleteSnapshot(
+        path: Operations.DevDeleteSnapshot.Input.Path,
+        headers: Operations.DevDeleteSnapshot.Input.Headers = .init()
+    ) async throws -> Operations.DevDeleteSnapshot.Output {
+        try await devDeleteSnapshot(Operations.DevDeleteSnapshot.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Put a snapshot back as the tenant's whole state
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The snapshot is copied into the tenant's database as one write transaction: every request sees the state before or the state after, never a mix. Sessions created after the snapshot are not in its data, so their tokens answer 401 from the next request on; the tenant's live event streams check their session again and send `changed` so clients pull; a change-feed cursor past the restored data answers 410 `cursor_expired`.
+    ///
+    /// - Remark: HTTP `POST /__dev/tenants/{id}/restore`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/restore/post(devRestoreSnapshot)`.
+    internal func devRestoreSnapshot(
+        path: Operations.DevRestoreSnapshot.Input.Path,
+        headers: Operations.DevRestoreSnapshot.Input.Headers = .init(),
+        body: Operations.DevRestoreSnapshot.Input.Body
+    ) async throws -> Operations.DevRestoreSnapshot.Output {
+        try await devRestoreSnapshot(Operations.DevRestoreSnapshot.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// The last requests the server answered (the access log's in-memory ring)

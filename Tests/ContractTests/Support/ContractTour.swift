@@ -132,6 +132,11 @@ struct ContractTour {
         _ = try await String(collecting: anonymous.devConsoleAsset(path: .init(name: .console_css)).ok.body.textCss, upTo: 1 << 20)
         _ = try await anonymous.devListTenants().ok.body.json
         _ = try await anonymous.devListTenantUsers(path: .init(id: tid)).ok.body.json
+        // Snapshots: one saved, listed, put back (nothing changed since) and deleted.
+        let snapshot = try await anonymous.devSaveSnapshot(path: .init(id: tid)).created.body.json
+        _ = try await anonymous.devListSnapshots(path: .init(id: tid)).ok.body.json
+        _ = try await anonymous.devRestoreSnapshot(path: .init(id: tid), body: .json(.init(snapshotId: snapshot.id))).ok.body.json
+        _ = try await anonymous.devDeleteSnapshot(path: .init(id: tid, snapshot: snapshot.id)).noContent
         _ = try await anonymous.devTailRequests().ok.body.json
         _ = try await anonymous.devGetServer().ok.body.json
         _ = try await anonymous.devGetClock().ok.body.json

@@ -1,10 +1,11 @@
-// The dev console: a tenant picker shared by the panels, and the six panels.
+// The dev console: a tenant picker shared by the panels (`?tenant=ID` picks one), and the seven panels.
 import { api } from './api.js';
 import { h, fill, describe } from './dom.js';
 import * as tenants from './tenants.js';
 import * as mailbox from './mailbox.js';
 import * as requests from './requests.js';
 import * as faults from './faults.js';
+import * as snapshots from './snapshots.js';
 import * as clock from './clock.js';
 import * as server from './server.js';
 
@@ -18,7 +19,7 @@ let known = [];
 const context = {
   get tenant() { return picker.value; },
   get tenants() { return known; },
-  /** Selects a tenant everywhere (the picker, Mailbox, Faults). */
+  /** Selects a tenant everywhere (the picker, Mailbox, Faults, Snapshots). */
   select(id) {
     if (!known.some((t) => t.id === id)) known = [{ id, name: id }, ...known];
     renderPicker(id);
@@ -52,5 +53,9 @@ function changed() {
 
 picker.addEventListener('change', changed);
 
-for (const panel of [tenants, mailbox, requests, faults, clock, server]) panel.start(context);
-context.reloadTenants().then(changed).catch((error) => context.fail(error));
+for (const panel of [tenants, mailbox, requests, faults, snapshots, clock, server]) panel.start(context);
+// `/__dev/?tenant=ID` opens the console on that tenant (a link a failing test can print).
+const requested = new URLSearchParams(location.search).get('tenant');
+context.reloadTenants()
+  .then(() => (requested ? context.select(requested) : changed()))
+  .catch((error) => context.fail(error));

@@ -1,0 +1,40 @@
+import EduGoSDK
+import EduGoTesting
+import Foundation
+
+// The README's "Test suites" example, compiled and run by ReadmeQuickStartTests. Keep the two in
+// sync (the test compares them).
+
+// BEGIN TEST SUITES QUICK START
+func eachTestStartsFromTheSameState() async throws -> (seeded: Int, changed: Int, restored: Int, fresh: Int) {
+    // 1. One server for the whole suite; the state every test starts from is saved once.
+    let server = try await EduGoTestServer.start()
+    let teacher = server.account(.teacher)
+    let client = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, tenantID: server.tenantID))
+    try await AuthService(client: client).login(email: teacher.email, password: teacher.password)
+    let seeded = try await server.snapshot()
+    let before: Page<Course> = try await client.execute(endpoint: .Courses.list(limit: 100))
+
+    // 2. A test changes the data…
+    let _: Course = try await client.execute(
+        endpoint: .Courses.create, body: ["title": "Álgebra lineal", "category": "mathematics"])
+    let changed: Page<Course> = try await client.execute(endpoint: .Courses.list(limit: 100))
+
+    // 3. …and the next one starts from the saved state again, restored in milliseconds (the
+    //    teacher's session was in it, so the client stays signed in).
+    try await server.restore(seeded)
+    let restored: Page<Course> = try await client.execute(endpoint: .Courses.list(limit: 100))
+
+    // 4. Or a test takes a tenant of its own on the same server.
+    let fresh = try await server.withTenant { tenant in
+        let student = tenant.account(.student)
+        let own = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, tenantID: tenant.id))
+        try await AuthService(client: own).login(email: student.email, password: student.password)
+        let page: Page<Course> = try await own.execute(endpoint: .Courses.list(limit: 100))
+        return page.items.count
+    }
+
+    await server.shutdown()
+    return (before.items.count, changed.items.count, restored.items.count, fresh)
+}
+// END TEST SUITES QUICK START

@@ -23,6 +23,7 @@ import Testing
         ("updateLesson", .Courses.updateLesson("*", "*")), ("deleteLesson", .Courses.deleteLesson("*", "*")),
         ("getProgress", .Courses.progress("*")), ("putProgress", .Courses.putProgress("*")),
         ("listChanges", .Sync.changes()),
+        ("streamChangeEvents", .Sync.events),
     ]
 
     /// `METHOD /path` of an endpoint, its path parameters as `*`.

@@ -44,6 +44,9 @@ import Testing
             .init(try await $0.devCreateFault(headers: .init(xTenantID: "demo"), body: .json(.init(path: "/x", action: .status))))
         },
         "devAdvanceClock": { .init(try await $0.devAdvanceClock(body: .json(.init(advanceSeconds: 1)))) },
+        "devRestoreSnapshot": {
+            .init(try await $0.devRestoreSnapshot(path: .init(id: "demo"), body: .json(.init(snapshotId: "x"))))
+        },
     ]
 
     @Test("every operation with a JSON body answers 413 payload_too_large to a body over 1 MiB")
@@ -120,4 +123,5 @@ extension Operations.UpdateLesson.Output: RefusableOutput {}
 extension Operations.PutProgress.Output: RefusableOutput {}
 extension Operations.DevCreateFault.Output: RefusableOutput {}
 extension Operations.DevAdvanceClock.Output: RefusableOutput {}
+extension Operations.DevRestoreSnapshot.Output: RefusableOutput {}
 extension Operations.ResendVerification.Output: RefusableOutput {}

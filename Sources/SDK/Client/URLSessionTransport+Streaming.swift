@@ -1,6 +1,5 @@
 #if !canImport(FoundationNetworking)
 import Foundation
-import Logging
 
 extension URLSessionTransport {
     /// Sends `request` and hands the body on line by line as it arrives (Apple platforms, where
@@ -17,13 +16,8 @@ extension URLSessionTransport {
         outgoing.timeoutInterval = request.timeout.timeInterval
         for (name, value) in request.headers { outgoing.setValue(value, forHTTPHeaderField: name) }
         outgoing.httpBody = request.body
-        let (bytes, response) = try await streamedBytes(for: outgoing)
-        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-        var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            if let key = key as? String, let value = value as? String { headers[key] = value }
-        }
-        try await onHead(MediaResponseHead(statusCode: http.statusCode, headers: headers))
+        let (bytes, head) = try await session.streamedBytes(for: outgoing, pinning: pinning)
+        try await onHead(head)
         var line = Data()
         for try await byte in bytes {
             line.append(byte)
@@ -33,20 +27,6 @@ extension URLSessionTransport {
             }
         }
         if !line.isEmpty { try await onChunk(line) }
-    }
-
-    private func streamedBytes(for request: URLRequest) async throws -> (URLSession.AsyncBytes, URLResponse) {
-        #if canImport(Security)
-        if pinning.isEnabled {
-            let delegate = PinningTaskDelegate(pinning: pinning, logger: Logger(label: "edugo.sdk.tls"))
-            do {
-                return try await session.bytes(for: request, delegate: delegate)
-            } catch {
-                throw delegate.refusal ?? error
-            }
-        }
-        #endif
-        return try await session.bytes(for: request)
     }
 }
 #endif

@@ -38,13 +38,8 @@ public struct URLSessionMediaTransport: MediaTransport {
     ) async throws {
         var outgoing = URLRequest(url: request.url)
         for (name, value) in request.headers { outgoing.setValue(value, forHTTPHeaderField: name) }
-        let (bytes, response) = try await bytes(for: outgoing)
-        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-        var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            if let key = key as? String, let value = value as? String { headers[key] = value }
-        }
-        try await onHead(MediaResponseHead(statusCode: http.statusCode, headers: headers))
+        let (bytes, head) = try await session.streamedBytes(for: outgoing, pinning: pinning)
+        try await onHead(head)
         var chunk = Data()
         chunk.reserveCapacity(256 << 10)
         for try await byte in bytes {
@@ -55,20 +50,6 @@ public struct URLSessionMediaTransport: MediaTransport {
             }
         }
         if !chunk.isEmpty { try await onChunk(chunk) }
-    }
-
-    private func bytes(for request: URLRequest) async throws -> (URLSession.AsyncBytes, URLResponse) {
-        #if canImport(Security)
-        if pinning.isEnabled {
-            let delegate = PinningTaskDelegate(pinning: pinning, logger: Logger(label: "edugo.sdk.tls"))
-            do {
-                return try await session.bytes(for: request, delegate: delegate)
-            } catch {
-                throw delegate.refusal ?? error
-            }
-        }
-        #endif
-        return try await session.bytes(for: request)
     }
 }
 #endif

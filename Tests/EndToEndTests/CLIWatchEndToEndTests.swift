@@ -1,6 +1,5 @@
 import EduGoTesting
 import Foundation
-import Synchronization
 import Testing
 
 /// `edugo sync watch` in one terminal shows what `edugo progress set` does in another.
@@ -27,12 +26,12 @@ import Testing
             let watch = Process()
             watch.executableURL = try CLIRunner.executable()
             watch.arguments = ["--server", server.baseURL.absoluteString, "--data-dir", watcher.dataDirectory.path, "--json", "sync", "watch"]
-            let output = Pipe()
-            let printed = Mutex("")
-            output.fileHandleForReading.readabilityHandler = { handle in
-                let text = String(decoding: handle.availableData, as: UTF8.self)
-                printed.withLock { $0 += text }
-            }
+            // Its output goes to a file the test reads: no pipe, no dispatch source in this process.
+            let outputFile = root.appendingPathComponent("watch.out")
+            _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+            let output = try FileHandle(forWritingTo: outputFile)
+            defer { try? output.close() }
+            let printed = { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
             watch.standardOutput = output
             watch.standardError = FileHandle.nullDevice
             try watch.run()
@@ -44,9 +43,9 @@ import Testing
             let set = try await writer.run(["progress", "set", course, lesson, "--watched", "777"])
             #expect(set.status == 0, "\(set.stderr)")
             let line = "\"id\":\"\(lesson)\""
-            #expect(try await eventually(timeout: .seconds(5)) { printed.withLock { $0.contains(line) && $0.contains("\"type\":\"progress\"") } })
+            #expect(try await eventually(timeout: .seconds(5)) { printed().contains(line) && printed().contains("\"type\":\"progress\"") })
             #expect(ContinuousClock.now - started < .seconds(2), "the progress line came after \(ContinuousClock.now - started)")
-            let progressLine = printed.withLock { $0 }.split(separator: "\n").first { $0.contains(line) }
+            let progressLine = printed().split(separator: "\n").first { $0.contains(line) }
             let decoded = try #require(progressLine.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
             #expect(decoded["op"] as? String == "upsert")
             #expect(decoded["course_id"] as? String == course)
@@ -54,7 +53,6 @@ import Testing
             watch.interrupt()
             #expect(try await eventually(timeout: .seconds(10)) { !watch.isRunning })
             #expect(watch.terminationStatus == 0)
-            output.fileHandleForReading.readabilityHandler = nil
             await server.shutdown()
         }
     }

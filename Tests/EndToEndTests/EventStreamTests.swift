@@ -155,6 +155,19 @@ import Testing
         }
     }
 
+    @Test("restoring a snapshot of the tenant sends every open stream an event, so its client pulls")
+    func restoreAnnounces() async throws {
+        try await Self.withDemoServer { server in
+            let stream = try await EventStreamReader.open(server.baseURL, token: try await Self.token(server.baseURL))
+            #expect(await stream.wait { $0.changed.count == 1 })
+            let snapshot = try await server.snapshot(tenantID: "demo")
+            #expect(await !stream.wait(timeout: .milliseconds(300)) { $0.changed.count > 1 })
+            try await server.restore(snapshot)
+            #expect(await stream.wait(timeout: .seconds(2)) { $0.changed.count == 2 })
+            await stream.close()
+        }
+    }
+
     @Test("the stream ends with ended: token_expired when the access token it was opened with expires")
     func tokenExpiryEndsTheStream() async throws {
         try await Self.withDemoServer { server in

@@ -21,7 +21,7 @@ struct MetricsRoutes {
         }
         let state = await deps.tenants.state()
         metrics.recordState(
-            openTenantPools: state.openDatabases, activeSessions: state.activeSessions, openStreams: deps.changeHub.counts().open)
+            openTenantPools: state.openDatabases, activeSessions: state.activeSessions, openStreams: deps.changeHub.openCount())
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         headers[.cacheControl] = "no-store"

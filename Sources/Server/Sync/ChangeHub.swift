@@ -73,7 +73,6 @@ final class ChangeHub: TenantCommitListener {
         var nextID = 0
         var subscribers: [Int: Subscriber] = [:]
         var byTenant: [TenantID: Set<Int>] = [:]
-        var eventsSent = 0
     }
 
     private let state = Mutex(State())
@@ -152,7 +151,6 @@ final class ChangeHub: TenantCommitListener {
 
     /// Counts an event written to a stream.
     func eventSent() {
-        state.withLock { $0.eventsSent += 1 }
         metrics?.recordStreamEvent()
     }
 
@@ -235,9 +233,9 @@ final class ChangeHub: TenantCommitListener {
         state.withLock { $0.byTenant.mapValues(\.count) }
     }
 
-    /// Open streams in all, and events written since the start.
-    func counts() -> (open: Int, eventsSent: Int) {
-        state.withLock { ($0.subscribers.count, $0.eventsSent) }
+    /// Open streams in all (reservations included).
+    func openCount() -> Int {
+        state.withLock { $0.subscribers.count }
     }
 }
 

@@ -93,7 +93,7 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
         storage: configuration.storage,
         maxOpenTenants: DescriptorBudget.openTenantCap(
             configured: configuration.maxOpenTenants, limit: DescriptorBudget.processLimit()),
-        now: configuration.now,
+        pageCacheCapacity: configuration.pageCacheCapacity, now: configuration.now,
         transactionObserver: transactionObserver, changeHub: changeHub)
     try await StartupChecks.handleDemoTenants(configuration, tenants: tenants, logger: logger)
     let passwords = PasswordHasher(

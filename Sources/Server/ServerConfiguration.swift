@@ -71,6 +71,10 @@ public struct ServerConfiguration: Sendable {
     public var maxEventStreams = 10_000
     /// The most live streams one user holds at once; one more answers 429.
     public var maxEventStreamsPerUser = 5
+    /// The most encoded list pages each tenant keeps in memory while its data does not change
+    /// (any commit that changes the tenant empties them). 0 keeps none: every list is read from
+    /// SQLite, which is what the load benchmark measures beside the cached path.
+    public var pageCacheCapacity = PageCache.defaultCapacity
     /// The wall clock. Tests inject a controllable one.
     public var now: @Sendable () -> Date
     /// Called once the server listens, with the bound port.

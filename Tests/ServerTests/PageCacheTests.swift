@@ -35,6 +35,25 @@ import Testing
         #expect(reads.withLock { $0 } == 2)
     }
 
+    @Test("a tenant's cache keeps no page when configured with 0 pages, and keeps them by default", arguments: [
+        (PageCache.defaultCapacity, 1), (0, 2),
+    ])
+    func configuredCapacity(capacity: Int, reads expected: Int) async throws {
+        let registry = try TenantRegistry(storage: .inMemory, pageCacheCapacity: capacity, now: { Date() })
+        let id = try #require(TenantID("pages"))
+        _ = try await registry.createTenant(id, name: "Pages") { _ in }
+        let cache = try await registry.database(for: id).pages
+        let reads = Mutex(0)
+        for _ in 0..<2 {
+            _ = try await CachedPage.respond(Self.request(), cache: cache, key: "k") {
+                reads.withLock { $0 += 1 }
+                return ["title": "Álgebra"]
+            }
+        }
+        #expect(reads.withLock { $0 } == expected)
+        await registry.close()
+    }
+
     @Test("a commit that logs a change empties the cache before the write returns, and a page read before it is not kept")
     func commitsEmptyTheCache() async throws {
         let database = try await TenantStoreTests.demoTenant()

@@ -41,7 +41,11 @@ final class PageCache: Sendable {
     private let capacity: Int
     private let byteCapacity: Int
 
-    init(capacity: Int = 512, byteCapacity: Int = 8 << 20) {
+    /// How many pages a tenant's cache keeps unless configured otherwise.
+    static let defaultCapacity = 512
+
+    /// - Parameter capacity: The most pages kept; 0 keeps none, so every list is read from SQLite.
+    init(capacity: Int = defaultCapacity, byteCapacity: Int = 8 << 20) {
         self.capacity = capacity
         self.byteCapacity = byteCapacity
     }
@@ -56,7 +60,7 @@ final class PageCache: Sendable {
     /// Keeps `page` for `key` unless a change committed since `epoch` was handed out.
     func store(_ page: Page, for key: String, readAt epoch: UInt64) {
         state.withLock { state in
-            guard state.epoch == epoch else { return }
+            guard state.epoch == epoch, capacity > 0 else { return }
             if state.pages.count >= capacity || state.bytes + page.body.count > byteCapacity {
                 state.pages.removeAll(keepingCapacity: true)
                 state.bytes = 0

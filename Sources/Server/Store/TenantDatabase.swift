@@ -7,7 +7,12 @@ import GRDB
 /// reaches both.
 struct TenantCaches: Sendable {
     var liveSessions = LiveSessionCache()
-    var pages = PageCache()
+    var pages: PageCache
+
+    /// - Parameter pageCapacity: The most list pages kept; 0 keeps none.
+    init(pageCapacity: Int = PageCache.defaultCapacity) {
+        pages = PageCache(capacity: pageCapacity)
+    }
 }
 
 /// One tenant's database: the only place that tenant's rows live.

@@ -21,6 +21,8 @@ actor TenantRegistry {
     /// either reaches both.
     private var tenantCaches: [TenantID: TenantCaches] = [:]
     private let maxOpenTenants: Int
+    /// The most list pages each tenant's page cache keeps.
+    private let pageCacheCapacity: Int
     private let now: @Sendable () -> Date
     /// Told the duration of every tenant-database transaction (metrics); `nil` when metrics are off.
     private let transactionObserver: (@Sendable (Duration) -> Void)?
@@ -28,10 +30,12 @@ actor TenantRegistry {
     private let changeHub: ChangeHub?
 
     init(
-        storage: ServerConfiguration.Storage, maxOpenTenants: Int = 32, now: @escaping @Sendable () -> Date,
+        storage: ServerConfiguration.Storage, maxOpenTenants: Int = 32,
+        pageCacheCapacity: Int = PageCache.defaultCapacity, now: @escaping @Sendable () -> Date,
         transactionObserver: (@Sendable (Duration) -> Void)? = nil, changeHub: ChangeHub? = nil
     ) throws {
         self.now = now
+        self.pageCacheCapacity = max(0, pageCacheCapacity)
         self.changeHub = changeHub
         self.maxOpenTenants = max(1, maxOpenTenants)
         self.transactionObserver = transactionObserver
@@ -106,7 +110,7 @@ actor TenantRegistry {
     /// The tenant's one set of caches, made on first use.
     private func caches(for id: TenantID) -> TenantCaches {
         if let caches = tenantCaches[id] { return caches }
-        let caches = TenantCaches()
+        let caches = TenantCaches(pageCapacity: pageCacheCapacity)
         tenantCaches[id] = caches
         return caches
     }
@@ -147,7 +151,7 @@ actor TenantRegistry {
             }
         }
         // A new tenant starts with new caches: nothing of a deleted namesake carries over.
-        let caches = TenantCaches()
+        let caches = TenantCaches(pageCapacity: pageCacheCapacity)
         tenantCaches[id] = caches
         let database = try TenantDatabase.open(
             tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver, now: now, caches: caches,

@@ -4,8 +4,10 @@ import GRDB
 import Hummingbird
 
 /// The ceiling of our stack: plain Hummingbird serving the same JSON shape as
-/// `GET /v1/courses?limit=20` from memory (`/courses`) and from 20 GRDB rows (`/courses-db`), and
-/// a `/health` — no auth, no tenancy, no headers. Prints `BENCH_PORT=<port>`.
+/// `GET /v1/courses?limit=20` from memory (`/courses`) and as the newest 20 published rows of a
+/// GRDB table (`/courses-db`, indexed on its order), and a `/health` — no auth, no tenancy, no
+/// headers. `--rows N` sizes the table (default 20), so a catalogue of N courses is compared with
+/// a baseline of the same size. Prints `BENCH_PORT=<port>`.
 @main
 struct BaselineServer {
     struct CourseRow: Codable, FetchableRecord, PersistableRecord {
@@ -37,11 +39,16 @@ struct BaselineServer {
     static func serve() async throws {
         let database = try DatabaseQueue(path: FileManager.default.temporaryDirectory
             .appendingPathComponent("baseline-\(UUID().uuidString).sqlite").path)
-        let rows = (0..<20).map { index in
-            CourseRow(
+        let arguments = CommandLine.arguments
+        let count = arguments.firstIndex(of: "--rows").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? 20
+        let start = Date(timeIntervalSince1970: 1_790_000_000)
+        let rows = (0..<max(20, count)).map { index in
+            let created = start.addingTimeInterval(Double(index)).ISO8601Format()
+            return CourseRow(
                 id: UUID().uuidString.lowercased(), title: "Curso \(index)", description: "Descripción del curso \(index).",
-                category: "science", thumbnail_url: nil, published: true, teacher_id: UUID().uuidString.lowercased(),
-                lesson_count: 6, version: 1, created_at: "2026-11-22T00:00:00Z", updated_at: "2026-11-22T00:00:00Z")
+                category: "science", thumbnail_url: nil, published: index % 10 != 0 || count <= 20,
+                teacher_id: UUID().uuidString.lowercased(), lesson_count: 6, version: 1, created_at: created,
+                updated_at: created)
         }
         try await database.write { db in
             try db.create(table: "courses") { t in
@@ -54,11 +61,13 @@ struct BaselineServer {
                 t.column("lesson_count", .integer).notNull()
                 t.column("version", .integer).notNull()
             }
+            try db.create(index: "courses_published_created", on: "courses", columns: ["published", "created_at", "id"])
             for row in rows { try row.insert(db) }
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let memoryBody = try encoder.encode(Page(items: rows, total: rows.count))
+        let newest = Array(rows.filter(\.published).sorted { ($0.created_at, $0.id) > ($1.created_at, $1.id) }.prefix(20))
+        let memoryBody = try encoder.encode(Page(items: newest, total: newest.count))
 
         let router = Router()
         router.get("/health") { _, _ in
@@ -68,7 +77,10 @@ struct BaselineServer {
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: memoryBody)))
         }
         router.get("/courses-db") { _, _ in
-            let rows = try await database.read { db in try CourseRow.order(Column("created_at").desc).limit(20).fetchAll(db) }
+            let rows = try await database.read { db in
+                try CourseRow.filter(Column("published") == true)
+                    .order(Column("created_at").desc, Column("id").desc).limit(20).fetchAll(db)
+            }
             let body = try encoder.encode(Page(items: rows, total: rows.count))
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }

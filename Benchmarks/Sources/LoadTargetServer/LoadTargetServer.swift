@@ -5,7 +5,8 @@ import Hummingbird
 
 /// `edugo-server` as the load tests run it: release build, data in a temporary directory, rate
 /// limits scaled up (a load generator is one address), room for a thousand live streams of one
-/// user. Prints `BENCH_PORT=<port>`.
+/// user. With `--page-cache 0` it keeps no list pages in memory, so every list is read from
+/// SQLite. Prints `BENCH_PORT=<port>`.
 @main
 struct LoadTargetServer {
     static func main() throws {
@@ -24,6 +25,10 @@ struct LoadTargetServer {
         // Benchmarks/live holds 1,000 streams as one user, over as many connections.
         configuration.maxEventStreamsPerUser = 2_000
         configuration.maxConnections = 4_096
+        let arguments = CommandLine.arguments
+        if let flag = arguments.firstIndex(of: "--page-cache"), flag + 1 < arguments.count, let pages = Int(arguments[flag + 1]) {
+            configuration.pageCacheCapacity = pages
+        }
         let app = try await buildApplication(configuration)
         try await app.runService()
     }

@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// The routes the server serves, collected before they are installed so that the
-/// hygiene middleware knows every path and method (for 405 + `Allow`) and tests can compare
+/// hygiene middlewares know every path and method (for 405 + `Allow`) and tests can compare
 /// them with openapi.yaml.
 struct RouteTable {
     typealias Handler = @Sendable (Request, EduGoRequestContext) async throws -> Response

@@ -41,14 +41,14 @@ struct CourseRoutes {
         }
     }
 
-    @Sendable func get(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func get(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<CourseResponse> {
         let identity = try context.requireIdentity()
         let id = try request.pathParameter("id", context)
         let course = try await identity.store.course(id, visibleTo: identity)
-        return try ETag.respond(request, version: course.version, caching: .revalidate) { course }
+        return APIResponse(course, caching: .revalidate, version: course.version)
     }
 
-    @Sendable func create(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func create(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<CourseResponse> {
         let deps = self.deps
         return try await deps.write(request, context) { identity, body in
             guard identity.role != .student else { throw APIError.forbidden("Only teachers and admins create courses.") }
@@ -62,13 +62,12 @@ struct CourseRoutes {
                 thumbnailUrl: draft.thumbnailUrl, published: draft.published, teacherId: draft.teacherId ?? identity.userID,
                 version: 1, createdAt: now, updatedAt: now)
             let created = try await identity.store.createCourse(course)
-            return try EncodedResponse.json(
-                created, status: .created, caching: .revalidate,
-                headers: ["Location": "/v1/courses/\(created.id)", "ETag": ETag.header(version: 1)])
+            return APIResponse(
+                created, status: .created, caching: .revalidate, version: 1, location: "/v1/courses/\(created.id)")
         }
     }
 
-    @Sendable func update(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func update(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<CourseResponse> {
         let deps = self.deps
         let id = try request.pathParameter("id", context)
         return try await deps.write(request, context) { identity, body in
@@ -78,18 +77,17 @@ struct CourseRoutes {
             let base = try VersionPrecondition.required(request, body: body)
             let changes = try CourseChanges(body)
             let updated = try await identity.store.updateCourse(id, by: identity, changes: changes, base: base, now: deps.now)
-            return try EncodedResponse.json(
-                updated, caching: .revalidate, headers: ["ETag": ETag.header(version: updated.version)])
+            return APIResponse(updated, caching: .revalidate, version: updated.version)
         }
     }
 
-    @Sendable func delete(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func delete(_ request: Request, context: EduGoRequestContext) async throws -> HTTPResponse.Status {
         let identity = try context.requireIdentity()
         let id = try request.pathParameter("id", context)
         try await identity.store.deleteCourse(id, by: identity)
         // The deleted lessons' media files go too.
         try? await identity.store.sweepMedia(in: deps.media)
-        return JSONResponse.empty()
+        return .noContent
     }
 
     private static func category(_ request: Request) throws -> String? {

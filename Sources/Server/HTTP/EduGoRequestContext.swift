@@ -18,6 +18,9 @@ public struct EduGoRequestContext: RequestContext {
     /// The authenticated caller, on routes behind ``AuthenticationMiddleware``.
     var identity: Identity? = nil
 
+    /// Writes every `ResponseEncodable` a handler returns in the API's JSON conventions.
+    public var responseEncoder: APIResponseEncoder { APIResponseEncoder() }
+
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"

@@ -15,17 +15,17 @@ struct ProgressRoutes {
     }
 
     /// Own progress; the course's teacher or an admin may name another learner with `user_id`.
-    @Sendable func get(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func get(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<CourseProgressResponse> {
         let identity = try context.requireIdentity()
         let courseID = try request.pathParameter("id", context)
         let requested = request.query("user_id")
         let result = try await identity.store.progress(inCourse: courseID, of: requested, visibleTo: identity)
-        return try JSONResponse.make(result, caching: .revalidate)
+        return APIResponse(result, caching: .revalidate)
     }
 
     /// Upserts one lesson's progress. Only enrolled learners write; the first write needs no
     /// base version, later ones do. `completed_at` is set by the server.
-    @Sendable func put(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func put(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<LessonProgressResponse> {
         let deps = self.deps
         let courseID = try request.pathParameter("id", context)
         return try await deps.write(request, context) { identity, body in
@@ -34,8 +34,7 @@ struct ProgressRoutes {
             let report = try ProgressReport(body)
             let record = try await identity.store.recordProgress(
                 report, inCourse: courseID, by: identity, base: base, now: deps.now)
-            return try EncodedResponse.json(
-                LessonProgressResponse(record), caching: .revalidate, headers: ["ETag": ETag.header(version: record.version)])
+            return APIResponse(LessonProgressResponse(record), caching: .revalidate, version: record.version)
         }
     }
 }

@@ -55,11 +55,12 @@ struct CourseRoutes {
             var writable = CourseDraft.keys
             if identity.role != .admin { writable.remove("teacher_id") }
             try JSONObjectReader.checkKeys(body, known: CourseDraft.keys, writable: writable)
-            let draft = try CourseDraft(body)
+            let draft = try RequestBody.decode(CourseDraft.self, from: body)
             let now = deps.now
             let course = CourseRecord(
-                id: RecordID.make(), title: draft.title, description: draft.description, category: draft.category,
-                thumbnailUrl: draft.thumbnailUrl, published: draft.published, teacherId: draft.teacherId ?? identity.userID,
+                id: RecordID.make(), title: draft.title, description: draft.description ?? "", category: draft.category,
+                thumbnailUrl: draft.thumbnailUrl.value, published: draft.published ?? false,
+                teacherId: draft.teacherId ?? identity.userID,
                 version: 1, createdAt: now, updatedAt: now)
             let created = try await identity.store.createCourse(course)
             return APIResponse(
@@ -71,11 +72,11 @@ struct CourseRoutes {
         let deps = self.deps
         let id = try request.pathParameter("id", context)
         return try await deps.write(request, context) { identity, body in
-            var writable = CourseChanges.keys
+            var writable = CoursePatch.keys
             if identity.role != .admin { writable.remove("teacher_id") }
-            try JSONObjectReader.checkKeys(body, known: CourseChanges.keys, writable: writable)
+            try JSONObjectReader.checkKeys(body, known: CoursePatch.keys, writable: writable)
             let base = try VersionPrecondition.required(request, body: body)
-            let changes = try CourseChanges(body)
+            let changes = try RequestBody.decode(CoursePatch.self, from: body).changes
             let updated = try await identity.store.updateCourse(id, by: identity, changes: changes, base: base, now: deps.now)
             return APIResponse(updated, caching: .revalidate, version: updated.version)
         }

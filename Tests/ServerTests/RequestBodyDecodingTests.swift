@@ -68,6 +68,20 @@ import Testing
             try Self.errors(CoursePatch.self, #"{"thumbnail_url": "ftp://x"}"#)
                 == [.init(field: "thumbnail_url", code: "invalid_format", message: "must be an http(s) URL")])
     }
+
+    @Test("null is refused where the schema does not allow it, and an integer member refuses a fraction")
+    func strictKinds() throws {
+        #expect(
+            try Self.errors(CoursePatch.self, #"{"title": null, "published": null}"#) == [
+                .init(field: "title", code: "invalid_type", message: "must be a string"),
+                .init(field: "published", code: "invalid_type", message: "must be a boolean"),
+            ])
+        #expect(
+            try Self.errors(NewLesson.self, #"{"title": "T", "order": 1.5, "duration_minutes": 1441}"#) == [
+                .init(field: "order", code: "invalid_type", message: "must be an integer"),
+                .init(field: "duration_minutes", code: "out_of_range", message: "must be between 0 and 1440"),
+            ])
+    }
 }
 
 extension Patch {

@@ -33,7 +33,8 @@ struct LessonRoutes {
         let deps = self.deps
         let courseID = try request.pathParameter("id", context)
         return try await deps.write(request, context) { identity, body in
-            let draft = try LessonDraft(body)
+            try JSONObjectReader.checkKeys(body, known: NewLesson.keys, writable: NewLesson.keys)
+            let draft = try RequestBody.decode(NewLesson.self, from: body).draft
             let lesson = try await identity.store.createLesson(draft, inCourse: courseID, by: identity, now: deps.now)
             return APIResponse(
                 LessonResponse(lesson), status: .created, caching: .revalidate, version: 1,
@@ -46,9 +47,9 @@ struct LessonRoutes {
         let courseID = try request.pathParameter("id", context)
         let lessonID = try request.pathParameter("lessonId", context)
         return try await deps.write(request, context) { identity, body in
-            try JSONObjectReader.checkKeys(body, known: LessonChanges.keys, writable: LessonChanges.keys)
+            try JSONObjectReader.checkKeys(body, known: LessonPatch.keys, writable: LessonPatch.keys)
             let base = try VersionPrecondition.required(request, body: body)
-            let changes = try LessonChanges(body)
+            let changes = try RequestBody.decode(LessonPatch.self, from: body).changes
             let lesson = try await identity.store.updateLesson(
                 lessonID, ofCourse: courseID, by: identity, changes: changes, base: base, now: deps.now)
             return APIResponse(LessonResponse(lesson), caching: .revalidate, version: lesson.version)

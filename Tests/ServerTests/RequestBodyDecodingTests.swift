@@ -82,6 +82,17 @@ import Testing
                 .init(field: "duration_minutes", code: "out_of_range", message: "must be between 0 and 1440"),
             ])
     }
+
+    @Test("an account's address rules are listed after its members; a profile's right after the address")
+    func ruleErrorsKeepTheirPlace() throws {
+        let account = try Self.errors(
+            NewAccount.self,
+            #"{"email": "not-an-address", "password": "long enough", "first_name": "A", "last_name": "B", "role": "owner"}"#)
+        #expect(account.map(\.field) == ["role", "email"])
+
+        let profile = try Self.errors(UserPatch.self, #"{"email": "not-an-address", "role": "owner"}"#)
+        #expect(profile.map(\.field) == ["email", "role"])
+    }
 }
 
 extension Patch {

@@ -48,10 +48,12 @@ struct UserRoutes {
         let deps = self.deps
         return try await deps.write(request, context) { identity, body in
             guard identity.role == .admin else { throw APIError.forbidden("Only admins create users.") }
-            let account = try NewAccount(body)
+            try JSONObjectReader.checkKeys(body, known: NewAccount.keys, writable: NewAccount.keys)
+            let account = try RequestBody.decode(NewAccount.self, from: body)
+            guard let role = account.accountRole else { throw APIError.internalError }
             let user = try await AccountWriter(deps: deps).createAccount(
                 in: identity.store, email: account.email, password: account.password, firstName: account.firstName,
-                lastName: account.lastName, role: account.role, verified: true)
+                lastName: account.lastName, role: role, verified: true)
             return APIResponse(UserResponse(user), status: .created, version: user.version, location: "/v1/users/\(user.id)")
         }
     }
@@ -103,10 +105,10 @@ struct UserRoutes {
     private static func applyUpdate(
         deps: Dependencies, request: Request, identity: Identity, targetID: String, body: [String: JSONValue]
     ) async throws -> APIResponse<UserResponse> {
-        let writable = identity.role == .admin && targetID != identity.userID ? UserChanges.keys : UserChanges.selfWritable
-        try JSONObjectReader.checkKeys(body, known: UserChanges.keys, writable: writable)
+        let writable = identity.role == .admin && targetID != identity.userID ? UserPatch.keys : UserPatch.selfWritable
+        try JSONObjectReader.checkKeys(body, known: UserPatch.keys, writable: writable)
         let base = try VersionPrecondition.required(request, body: body)
-        let changes = try UserChanges(body)
+        let changes = try RequestBody.decode(UserPatch.self, from: body).changes
         let updated = try await identity.store.updateUser(
             targetID, by: identity, changes: changes, base: base, now: deps.now)
         return APIResponse(UserResponse(updated), version: updated.version)

@@ -157,19 +157,19 @@ func buildRouteTable(_ deps: Dependencies) -> RouteTable {
     return routes
 }
 
-/// All routes behind the hygiene middleware.
+/// All routes behind the hygiene middlewares (``HTTPHygiene``).
 func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
     let routes = buildRouteTable(deps)
     let router = RouteTable.makeRouter()
-    router.add(
-        middleware: HTTPHygieneMiddleware(
-            routeTemplates: routes.inventory.templates, maxBodySize: deps.configuration.maxBodySize,
-            strictTransportSecurity: deps.configuration.strictTransportSecurity,
-            servesTLS: deps.configuration.tls != nil,
-            trustForwardedProto: deps.configuration.trustForwardedProto,
-            accessLog: deps.accessLog, metrics: deps.metrics, notesFaults: deps.faults != nil,
-            now: deps.configuration.now, verifiedTokens: deps.tokens.verified,
-            hasOwnBodyLimit: { MediaRoutes.isMediaPath($0) }))
+    HTTPHygiene(
+        routeTemplates: routes.inventory.templates, maxBodySize: deps.configuration.maxBodySize,
+        strictTransportSecurity: deps.configuration.strictTransportSecurity,
+        servesTLS: deps.configuration.tls != nil,
+        trustForwardedProto: deps.configuration.trustForwardedProto,
+        accessLog: deps.accessLog, metrics: deps.metrics, notesFaults: deps.faults != nil,
+        now: deps.configuration.now, verifiedTokens: deps.tokens.verified,
+        hasOwnBodyLimit: { MediaRoutes.isMediaPath($0) }
+    ).install(on: router)
     if !deps.configuration.trustedProxies.isEmpty {
         let proxies = deps.configuration.trustedProxies.compactMap { CIDRBlock($0) }
         router.add(middleware: ClientAddressMiddleware(trustedProxies: proxies))

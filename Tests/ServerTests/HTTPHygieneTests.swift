@@ -93,16 +93,15 @@ import FoundationNetworking
 
     @Test("an unexpected error answers 500 internal_error with the security headers and no internal detail")
     func unexpectedErrorIsOpaque() async throws {
-        // Given a router behind the production hygiene middleware with a route that fails
+        // Given a router behind the production hygiene middlewares with a route that fails
         struct DatabaseExploded: Error, CustomStringConvertible {
             var description: String { "SQLITE_CORRUPT: SELECT password_hash FROM users at /var/lib/edugo/demo.sqlite" }
         }
         var routes = RouteTable()
-        routes.add(.get, "/explode") { _, _ in throw DatabaseExploded() }
+        routes.add(.get, "/explode") { _, _ -> Response in throw DatabaseExploded() }
         let router = RouteTable.makeRouter()
-        router.add(
-            middleware: HTTPHygieneMiddleware(
-                routeTemplates: routes.inventory.templates, maxBodySize: 1024, strictTransportSecurity: Self.defaultHSTS))
+        HTTPHygiene(routeTemplates: routes.inventory.templates, maxBodySize: 1024, strictTransportSecurity: Self.defaultHSTS)
+            .install(on: router)
         routes.install(on: router)
 
         try await Application(router: router).test(.router) { client in

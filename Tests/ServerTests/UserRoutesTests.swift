@@ -258,6 +258,19 @@ import Testing
         }
     }
 
+    @Test("GET /v1/users/me answers the profile even to its own ETag: its tag serves If-Match, the contract has no 304 there")
+    func meIgnoresIfNoneMatch() async throws {
+        try await withServer { client in
+            let student = try await client.caller(.demoStudent)
+
+            let response = try await client.get("/v1/users/me", as: student, headers: .ifNoneMatch("\"1\""))
+
+            #expect(response.status == .ok)
+            #expect(response.headers[.eTag] == "\"1\"")
+            #expect(try response.decode(UserBody.self) == student.user)
+        }
+    }
+
     @Test("a student renames themselves with PATCH /v1/users/me")
     func renameMe() async throws {
         try await withServer { client in

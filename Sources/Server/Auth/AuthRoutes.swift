@@ -21,7 +21,7 @@ struct AuthRoutes {
     /// enumeration): a registration of an unverified address gets its own verification mail
     /// (its link sets this registration's password), an existing holder a mail saying someone
     /// tried to register with the address.
-    @Sendable func register(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func register(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<AcceptedResponse> {
         let tenant = try await deps.authenticator.namedTenant(request)
         // Counted before the body is read: an address out of budget costs no parsing.
         try await deps.rateLimiter.consume(
@@ -45,13 +45,13 @@ struct AuthRoutes {
         case .exists(let holderEmail):
             await deps.mailer.sendAccountExists(to: holderEmail, tenant: tenant.tenantID)
         }
-        return try JSONResponse.make(AcceptedResponse(), status: .accepted)
+        return APIResponse(AcceptedResponse(), status: .accepted)
     }
 
     /// Mails a pending account again the link of each of its pending registrations (the newest
     /// few), each a fresh token setting that same registration's password; the same `202` for
     /// unknown and already verified addresses.
-    @Sendable func resendVerification(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func resendVerification(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<AcceptedResponse> {
         let limits = deps.configuration.rateLimits
         let (tenant, emailKey) = try await emailRequest(
             request, context: context, scope: "resend",
@@ -72,7 +72,7 @@ struct AuthRoutes {
                     otherPending: mails.count - 1)
             }
         }
-        return try JSONResponse.make(AcceptedResponse(), status: .accepted)
+        return APIResponse(AcceptedResponse(), status: .accepted)
     }
 
     /// The most pending registrations of one address a resend mails again (the newest).
@@ -98,7 +98,7 @@ struct AuthRoutes {
         return (tenant, emailKey)
     }
 
-    @Sendable func login(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func login(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<TokenPairResponse> {
         let tenant = try await deps.authenticator.namedTenant(request)
         let limits = deps.configuration.rateLimits
         // Every attempt counts against the address before its body is read: an address out of
@@ -149,10 +149,10 @@ struct AuthRoutes {
         // The session is inserted only if `user.passwordHash` is still the account's (a reset
         // may have committed during the bcrypt above).
         let pair = try await SessionIssuer(deps: deps).startSession(for: user, in: tenant)
-        return try JSONResponse.make(pair)
+        return APIResponse(pair)
     }
 
-    @Sendable func refresh(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func refresh(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<TokenPairResponse> {
         let tenant = try await deps.authenticator.namedTenant(request)
         try await deps.rateLimiter.consume(
             .address("refresh", tenant: tenant.tenantID, context.clientAddress),
@@ -160,16 +160,16 @@ struct AuthRoutes {
         let body = try await RequestBody.decode(
             RefreshRequest.self, from: request, allowedKeys: RefreshRequest.keys, limit: deps.authBodyLimit)
         let pair = try await SessionIssuer(deps: deps).rotate(refreshToken: body.refreshToken, in: tenant)
-        return try JSONResponse.make(pair)
+        return APIResponse(pair)
     }
 
-    @Sendable func logout(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func logout(_ request: Request, context: EduGoRequestContext) async throws -> HTTPResponse.Status {
         let identity = try context.requireIdentity()
         try await identity.store.revokeSession(identity.sessionID, reason: "logout", now: deps.now)
-        return JSONResponse.empty()
+        return .noContent
     }
 
-    @Sendable func forgotPassword(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func forgotPassword(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<AcceptedResponse> {
         let limits = deps.configuration.rateLimits
         let (tenant, emailKey) = try await emailRequest(
             request, context: context, scope: "forgot",
@@ -184,10 +184,10 @@ struct AuthRoutes {
         if let user {
             await deps.mailer.sendPasswordReset(to: user.email, token: token, tenant: tenant.tenantID)
         }
-        return try JSONResponse.make(AcceptedResponse(), status: .accepted)
+        return APIResponse(AcceptedResponse(), status: .accepted)
     }
 
-    @Sendable func resetPassword(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func resetPassword(_ request: Request, context: EduGoRequestContext) async throws -> HTTPResponse.Status {
         let tenant = try await deps.authenticator.namedTenant(request)
         let body = try await RequestBody.decode(
             ResetPasswordRequest.self, from: request, allowedKeys: ResetPasswordRequest.keys, limit: deps.authBodyLimit)
@@ -201,10 +201,10 @@ struct AuthRoutes {
         // The token is checked again in the transaction that spends it: two resets racing with
         // one token cannot both pass.
         try await tenant.resetPassword(tokenHash: tokenHash, newPasswordHash: newHash, now: now)
-        return JSONResponse.empty()
+        return .noContent
     }
 
-    @Sendable func verifyEmail(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func verifyEmail(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<UserResponse> {
         let tenant = try await deps.authenticator.namedTenant(request)
         guard let token = request.uri.queryParameters["token"].map(String.init), !token.isEmpty else {
             throw APIError.validation(field: "token", code: "required", message: "query parameter is required")
@@ -212,12 +212,12 @@ struct AuthRoutes {
         let tokenHash = SecureToken.hash(token)
         let now = deps.now
         let user = try await tenant.verifyEmail(tokenHash: tokenHash, now: now)
-        return try JSONResponse.make(UserResponse(user))
+        return APIResponse(UserResponse(user))
     }
 
-    @Sendable func me(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func me(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<UserResponse> {
         let identity = try context.requireIdentity()
-        return try JSONResponse.make(UserResponse(identity.user))
+        return APIResponse(UserResponse(identity.user))
     }
 }
 

@@ -1,43 +1,57 @@
 /// The body of `POST /v1/courses`.
-struct CourseDraft: Sendable {
-    static let keys: Set<String> = ["title", "description", "category", "thumbnail_url", "published", "teacher_id"]
+struct CourseDraft: ValidatedBody, Sendable {
+    static let keys = Set(CodingKeys.allCases.map(\.rawValue))
 
     var title: String
-    var description: String
+    var description: String?
     var category: String
-    var thumbnailUrl: String?
-    var published: Bool
+    var thumbnailUrl: Patch<String>
+    var published: Bool?
     /// `nil`: the caller teaches it.
     var teacherId: String?
 
-    /// - Throws: `400 validation_failed` naming every invalid member.
-    init(_ body: [String: JSONValue]) throws {
-        var reader = JSONObjectReader(body)
-        let title = reader.string("title", required: true, length: 1...200)
-        description = reader.string("description", length: 0...5000) ?? ""
-        let category = reader.oneOf("category", required: true, CourseRecord.categories)
-        thumbnailUrl = reader.nullableURL("thumbnail_url").value
-        published = reader.bool("published") ?? false
-        teacherId = reader.string("teacher_id", length: 1...64)
-        (self.title, self.category) = try reader.values(title, category)
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case title, description, category, published
+        case thumbnailUrl = "thumbnail_url"
+        case teacherId = "teacher_id"
+    }
+
+    mutating func validate(_ validation: inout FieldValidation) {
+        validation.text(&title, CodingKeys.title, length: 1...200)
+        validation.text(&description, CodingKeys.description, length: 0...5000)
+        validation.oneOf(&category, CodingKeys.category, CourseRecord.categories)
+        validation.url(thumbnailUrl, CodingKeys.thumbnailUrl)
+        validation.member(CodingKeys.published)
+        validation.text(&teacherId, CodingKeys.teacherId, length: 1...64)
     }
 }
 
-extension CourseChanges {
-    static let keys: Set<String> = CourseDraft.keys.union(["version"])
+/// The body of `PATCH /v1/courses/{id}`: a member left out keeps the stored value.
+struct CoursePatch: ValidatedBody, Sendable {
+    static let keys = CourseDraft.keys.union(["version"])
 
-    /// Reads a `PATCH /v1/courses/{id}` body whose members were checked against what the caller
-    /// may write.
-    ///
-    /// - Throws: `400 validation_failed` naming every invalid member.
-    init(_ body: [String: JSONValue]) throws {
-        var reader = JSONObjectReader(body)
-        title = reader.string("title", length: 1...200)
-        description = reader.string("description", length: 0...5000)
-        category = reader.oneOf("category", CourseRecord.categories)
-        thumbnailUrl = reader.nullableURL("thumbnail_url")
-        published = reader.bool("published")
-        teacherId = reader.string("teacher_id", length: 1...64)
-        try reader.throwIfInvalid()
+    var title: String?
+    var description: String?
+    var category: String?
+    var thumbnailUrl: Patch<String>
+    var published: Bool?
+    var teacherId: String?
+
+    typealias CodingKeys = CourseDraft.CodingKeys
+
+    mutating func validate(_ validation: inout FieldValidation) {
+        validation.text(&title, CodingKeys.title, length: 1...200)
+        validation.text(&description, CodingKeys.description, length: 0...5000)
+        validation.oneOf(&category, CodingKeys.category, CourseRecord.categories)
+        validation.url(thumbnailUrl, CodingKeys.thumbnailUrl)
+        validation.member(CodingKeys.published)
+        validation.text(&teacherId, CodingKeys.teacherId, length: 1...64)
+    }
+
+    /// The changes the store applies.
+    var changes: CourseChanges {
+        CourseChanges(
+            title: title, description: description, category: category, thumbnailUrl: thumbnailUrl,
+            published: published, teacherId: teacherId)
     }
 }

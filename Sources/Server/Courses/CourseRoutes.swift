@@ -41,55 +41,54 @@ struct CourseRoutes {
         }
     }
 
-    @Sendable func get(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func get(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<CourseResponse> {
         let identity = try context.requireIdentity()
         let id = try request.pathParameter("id", context)
         let course = try await identity.store.course(id, visibleTo: identity)
-        return try ETag.respond(request, version: course.version, caching: .revalidate) { course }
+        return APIResponse(course, caching: .revalidate, version: course.version)
     }
 
-    @Sendable func create(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func create(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<CourseResponse> {
         let deps = self.deps
         return try await deps.write(request, context) { identity, body in
             guard identity.role != .student else { throw APIError.forbidden("Only teachers and admins create courses.") }
             var writable = CourseDraft.keys
             if identity.role != .admin { writable.remove("teacher_id") }
             try JSONObjectReader.checkKeys(body, known: CourseDraft.keys, writable: writable)
-            let draft = try CourseDraft(body)
+            let draft = try RequestBody.decode(CourseDraft.self, from: body)
             let now = deps.now
             let course = CourseRecord(
-                id: RecordID.make(), title: draft.title, description: draft.description, category: draft.category,
-                thumbnailUrl: draft.thumbnailUrl, published: draft.published, teacherId: draft.teacherId ?? identity.userID,
+                id: RecordID.make(), title: draft.title, description: draft.description ?? "", category: draft.category,
+                thumbnailUrl: draft.thumbnailUrl.value, published: draft.published ?? false,
+                teacherId: draft.teacherId ?? identity.userID,
                 version: 1, createdAt: now, updatedAt: now)
             let created = try await identity.store.createCourse(course)
-            return try EncodedResponse.json(
-                created, status: .created, caching: .revalidate,
-                headers: ["Location": "/v1/courses/\(created.id)", "ETag": ETag.header(version: 1)])
+            return APIResponse(
+                created, status: .created, caching: .revalidate, version: 1, location: "/v1/courses/\(created.id)")
         }
     }
 
-    @Sendable func update(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func update(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<CourseResponse> {
         let deps = self.deps
         let id = try request.pathParameter("id", context)
         return try await deps.write(request, context) { identity, body in
-            var writable = CourseChanges.keys
+            var writable = CoursePatch.keys
             if identity.role != .admin { writable.remove("teacher_id") }
-            try JSONObjectReader.checkKeys(body, known: CourseChanges.keys, writable: writable)
+            try JSONObjectReader.checkKeys(body, known: CoursePatch.keys, writable: writable)
             let base = try VersionPrecondition.required(request, body: body)
-            let changes = try CourseChanges(body)
+            let changes = try RequestBody.decode(CoursePatch.self, from: body).changes
             let updated = try await identity.store.updateCourse(id, by: identity, changes: changes, base: base, now: deps.now)
-            return try EncodedResponse.json(
-                updated, caching: .revalidate, headers: ["ETag": ETag.header(version: updated.version)])
+            return APIResponse(updated, caching: .revalidate, version: updated.version)
         }
     }
 
-    @Sendable func delete(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func delete(_ request: Request, context: EduGoRequestContext) async throws -> HTTPResponse.Status {
         let identity = try context.requireIdentity()
         let id = try request.pathParameter("id", context)
         try await identity.store.deleteCourse(id, by: identity)
         // The deleted lessons' media files go too.
         try? await identity.store.sweepMedia(in: deps.media)
-        return JSONResponse.empty()
+        return .noContent
     }
 
     private static func category(_ request: Request) throws -> String? {

@@ -5,7 +5,7 @@ import NIOCore
 
 /// Applies the tenant's fault rules to each request (dev mode only).
 ///
-/// Sits just inside ``HTTPHygieneMiddleware`` so an injected status still gets problem+json and
+/// Sits just inside the ``HTTPHygiene`` middlewares so an injected status still gets problem+json and
 /// the security headers, and outside everything else, so a dropped response is dropped after the
 /// idempotency record and the write have committed. `/__dev/*` is never faulted: a broad rule must
 /// not lock a test out of deleting it.
@@ -92,7 +92,7 @@ extension APIError {
 }
 
 extension HTTPField.Name {
-    /// Internal marker on a response whose connection a fault closed; the hygiene middleware
+    /// Internal marker on a response whose connection a fault closed; ``AccessLogMiddleware``
     /// reads it for the access log and removes it (the answer is never sent anyway).
     static let xEduGoDropped = HTTPField.Name("X-EduGo-Dropped")!
 }

@@ -23,13 +23,10 @@ enum CachedPage {
             page = PageCache.Page(body: body, entityTag: entityTag(of: body))
             cache.store(page, for: key, readAt: epoch)
         }
-        var headers = HTTPFields()
-        headers[.eTag] = page.entityTag
-        if let tags = request.headers[.ifNoneMatch].map(ETag.list), tags.contains(page.entityTag) || tags.contains("*") {
-            headers[.cacheControl] = JSONResponse.Caching.revalidate.headerValue
-            return Response(status: .notModified, headers: headers)
+        // The bytes are answered as they are: a cached page is never encoded again.
+        return ResponseValidators(caching: .revalidate, tag: .bytes(page.entityTag)).response(to: request, status: .ok) {
+            JSONResponse.make(encoded: ByteBuffer(bytes: page.body))
         }
-        return JSONResponse.make(encoded: ByteBuffer(bytes: page.body), caching: .revalidate, headers: headers)
     }
 
     /// `"p-<16 hex digits of the body's SHA-256>"`: strong, and distinct from a resource's version tag.

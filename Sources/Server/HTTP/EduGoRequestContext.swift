@@ -6,17 +6,20 @@ public struct EduGoRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The peer's IP address, `unknown` when the transport has none (in-process tests).
     public let remoteAddress: String
-    /// The request id echoed in `X-Request-ID`; set by ``HTTPHygieneMiddleware``.
+    /// The request id echoed in `X-Request-ID`; set by ``RequestIDMiddleware``.
     public var requestID: String = ""
     /// The connection, so a dev-mode fault can close it without answering.
     let channel: any Channel
     /// The client the rate limits count: the peer, or the address a trusted proxy forwarded
     /// (``ClientAddressMiddleware``).
     public var clientAddress: String
-    /// Where a dev-mode fault rule that fires notes itself for the access log; set by ``HTTPHygieneMiddleware``.
+    /// Where a dev-mode fault rule that fires notes itself for the access log; set by ``AccessLogMiddleware``.
     var firedFault: FiredFaultNote? = nil
     /// The authenticated caller, on routes behind ``AuthenticationMiddleware``.
     var identity: Identity? = nil
+
+    /// Writes every `ResponseEncodable` a handler returns in the API's JSON conventions.
+    public var responseEncoder: APIResponseEncoder { APIResponseEncoder() }
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

@@ -1,12 +1,11 @@
 import Foundation
 
-/// Reads typed members out of a JSON object body, collecting every field error at once.
+/// Reads typed members out of a JSON object body, collecting every field error at once: the
+/// dev routes' small bodies. (Resource bodies are ``ValidatedBody`` types decoded by
+/// ``RequestBody/decode(_:from:)``.)
 ///
-/// Bodies are read this way (rather than with `Decodable`, which stops at the first error) so
-/// that every invalid member is named in one answer, PATCH can tell an absent member from an
-/// explicit `null` (``Patch``), and unknown and role-forbidden members are caught. Each request
-/// body type (`CourseDraft`, `CourseChanges`, …) reads itself with one, then calls
-/// ``values(_:)`` for its required members.
+/// ``checkKeys(_:known:writable:)`` serves both: unknown and role-forbidden members are refused
+/// before a body is decoded.
 struct JSONObjectReader {
     let object: [String: JSONValue]
     private(set) var errors: [APIError.FieldError] = []
@@ -63,34 +62,6 @@ struct JSONObjectReader {
         return trimmed
     }
 
-    /// A string member that also accepts `null` (used for optional URLs).
-    mutating func nullableURL(_ key: String) -> Patch<String> {
-        guard let value = object[key] else { return .absent }
-        switch value {
-        case .null: return .null
-        case .string(let string):
-            guard string.count <= 2048, let url = URL(string: string), let scheme = url.scheme?.lowercased(),
-                ["http", "https"].contains(scheme), url.host?.isEmpty == false
-            else {
-                fail(key, "invalid_format", "must be an http(s) URL")
-                return .absent
-            }
-            return .value(string)
-        default:
-            fail(key, "invalid_type", "must be a string or null")
-            return .absent
-        }
-    }
-
-    mutating func bool(_ key: String) -> Bool? {
-        guard let value = object[key] else { return nil }
-        guard case .bool(let bool) = value else {
-            fail(key, "invalid_type", "must be a boolean")
-            return nil
-        }
-        return bool
-    }
-
     mutating func int(_ key: String, required: Bool = false, range: ClosedRange<Int>) -> Int? {
         guard let value = object[key] else {
             if required { fail(key, "required", "is required") }
@@ -123,21 +94,6 @@ struct JSONObjectReader {
 
     func throwIfInvalid() throws {
         if !errors.isEmpty { throw APIError.validation(errors) }
-    }
-
-    /// Throws every field error collected so far (`400 validation_failed`); otherwise returns the
-    /// values of the required members read with `required: true`.
-    ///
-    /// A required member reads as `nil` only after recording its error, so once no error was
-    /// recorded each of them holds a value.
-    func values<each Value>(_ required: repeat (each Value)?) throws -> (repeat each Value) {
-        try throwIfInvalid()
-        return (repeat try Self.present(each required))
-    }
-
-    private static func present<Value>(_ value: Value?) throws -> Value {
-        guard let value else { throw APIError.internalError }
-        return value
     }
 
     private mutating func fail(_ field: String, _ code: String, _ message: String) {

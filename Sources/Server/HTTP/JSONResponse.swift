@@ -1,45 +1,27 @@
 import Foundation
 import Hummingbird
 
-/// Builds JSON responses with the API's coders.
+/// JSON answers built as `Response`s, for the handlers that return one (the dev routes) and for
+/// bodies encoded ahead of time (``CachedPage``, `/health`). Their headers come from
+/// ``ResponseValidators``, as those of every ``APIResponse``.
 enum JSONResponse {
-    /// Cache policy of a response.
-    enum Caching {
-        /// Auth and user data: never stored.
-        case noStore
-        /// Course resources: may be stored, must be revalidated (`ETag`).
-        case revalidate
-        /// Public, briefly cacheable documents such as the JWKS.
-        case publicFor(seconds: Int)
-
-        var headerValue: String {
-            switch self {
-            case .noStore: "no-store"
-            case .revalidate: "private, no-cache"
-            case .publicFor(let seconds): "public, max-age=\(seconds)"
-            }
-        }
-    }
-
     static func make(
-        _ value: some Encodable, status: HTTPResponse.Status = .ok, caching: Caching = .noStore,
-        headers extra: HTTPFields = [:]
+        _ value: some Encodable, status: HTTPResponse.Status = .ok, caching: CachePolicy = .noStore
     ) throws -> Response {
-        try make(encoded: ByteBuffer(bytes: APICoding.encode(value)), status: status, caching: caching, headers: extra)
+        try make(encoded: ByteBuffer(bytes: APICoding.encode(value)), status: status, caching: caching)
     }
 
     /// A response whose JSON body is already encoded.
     static func make(
-        encoded body: ByteBuffer, status: HTTPResponse.Status = .ok, caching: Caching = .noStore,
-        headers extra: HTTPFields = [:]
+        encoded body: ByteBuffer, status: HTTPResponse.Status = .ok, caching: CachePolicy = .noStore
     ) -> Response {
-        var headers = extra
+        var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
-        headers[.cacheControl] = caching.headerValue
+        ResponseValidators(caching: caching).apply(to: &headers)
         return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 
-    static func empty(status: HTTPResponse.Status = .noContent, headers extra: HTTPFields = [:]) -> Response {
-        Response(status: status, headers: extra)
+    static func empty(status: HTTPResponse.Status = .noContent) -> Response {
+        Response(status: status)
     }
 }

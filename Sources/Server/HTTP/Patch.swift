@@ -21,3 +21,20 @@ enum Patch<Value: Sendable>: Sendable {
         }
     }
 }
+
+extension Patch: Decodable where Value: Decodable {
+    /// `null` or a value; a member left out is ``absent`` (``KeyedDecodingContainer/decode(_:forKey:)``).
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        self = container.decodeNil() ? .null : .value(try container.decode(Value.self))
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A ``Patch`` member: ``Patch/absent`` when the body leaves it out, so a synthesized
+    /// `Decodable` body tells a member left out from one sent as `null`.
+    func decode<Value: Decodable & Sendable>(_ type: Patch<Value>.Type, forKey key: Key) throws -> Patch<Value> {
+        guard contains(key) else { return .absent }
+        return try decodeNil(forKey: key) ? .null : .value(decode(Value.self, forKey: key))
+    }
+}

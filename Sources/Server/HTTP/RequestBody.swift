@@ -23,6 +23,21 @@ enum RequestBody {
         }
     }
 
+    /// Decodes a body object read by ``readObject(from:limit:)`` as `Body`, then runs its checks:
+    /// every member's error at once.
+    ///
+    /// - Throws: `400 validation_failed` naming every invalid member (at most
+    ///   ``APIError/maxFieldErrors``, with `error_count`).
+    static func decode<Body: ValidatedBody>(_ type: Body.Type, from object: [String: JSONValue]) throws -> Body {
+        let (decoded, decodingErrors) = try JSONValueDecoder().decode(Body.self, from: .object(object))
+        var body = decoded
+        var validation = FieldValidation(decodingErrors: decodingErrors)
+        body.validate(&validation)
+        let errors = validation.allErrors
+        guard errors.isEmpty else { throw APIError.validation(errors) }
+        return body
+    }
+
     /// Reads a JSON object body, returning the raw bytes and the parsed members.
     ///
     /// The body is refused as soon as it is known to exceed `limit` (its `Content-Length`, or

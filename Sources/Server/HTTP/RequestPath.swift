@@ -4,7 +4,7 @@
 /// `/__dev/tenants`, while a check on the raw path (`hasPrefix("/__dev/")`) sees something else.
 /// Rather than teach every such check (the dev perimeter, the Origin check, the fault exemption,
 /// the access log) every spelling, a path that is not canonical is refused before any of them
-/// runs: ``HTTPHygieneMiddleware`` answers it `400 non_canonical_path`.
+/// runs: ``CanonicalPathMiddleware`` answers it `400 non_canonical_path`.
 enum RequestPath {
     /// Whether `path` is canonical: it starts with `/`, has no empty segment (a trailing `/`
     /// excepted), no `.` or `..` segment, and no percent-encoded `/` or `\`. The router does not

@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// The routes the server serves, collected before they are installed so that the
-/// hygiene middleware knows every path and method (for 405 + `Allow`) and tests can compare
+/// hygiene middlewares know every path and method (for 405 + `Allow`) and tests can compare
 /// them with openapi.yaml.
 struct RouteTable {
     typealias Handler = @Sendable (Request, EduGoRequestContext) async throws -> Response
@@ -19,13 +19,23 @@ struct RouteTable {
 
     private(set) var entries: [(method: HTTPRequest.Method, path: String, access: Access, handler: Handler)] = []
 
-    /// Adds a route. `path` uses OpenAPI-style parameters: `/v1/courses/{id}`.
-    mutating func add(_ method: HTTPRequest.Method, _ path: String, _ access: Access, _ handler: @escaping Handler) {
-        entries.append((method, path, access, handler))
+    /// Adds a route. `path` uses OpenAPI-style parameters: `/v1/courses/{id}`. The handler
+    /// returns what Hummingbird can answer with: a `Response`, a `ResponseEncodable` body (written
+    /// by the context's ``APIResponseEncoder``), an ``APIResponse`` or a status.
+    mutating func add<Output: ResponseGenerator>(
+        _ method: HTTPRequest.Method, _ path: String, _ access: Access,
+        _ handler: @escaping @Sendable (Request, EduGoRequestContext) async throws -> Output
+    ) {
+        entries.append((method, path, access, { request, context in
+            try await handler(request, context).response(from: request, context: context)
+        }))
     }
 
     /// Adds a route anyone may call.
-    mutating func add(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
+    mutating func add<Output: ResponseGenerator>(
+        _ method: HTTPRequest.Method, _ path: String,
+        _ handler: @escaping @Sendable (Request, EduGoRequestContext) async throws -> Output
+    ) {
         add(method, path, .open, handler)
     }
 

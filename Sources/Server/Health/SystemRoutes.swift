@@ -22,8 +22,8 @@ struct SystemRoutes {
         return JSONResponse.make(encoded: Self.unhealthy, status: .serviceUnavailable)
     }
 
-    @Sendable func jwks(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        try JSONResponse.make(deps.tokens.jwks, caching: .publicFor(seconds: 300))
+    @Sendable func jwks(_ request: Request, context: EduGoRequestContext) async throws -> some ResponseGenerator {
+        APIResponse(deps.tokens.jwks, caching: .publicFor(seconds: 300))
     }
 
     @Sendable func openAPI(_ request: Request, context: EduGoRequestContext) async throws -> Response {

@@ -1,34 +1,58 @@
-extension LessonDraft {
-    static let keys: Set<String> = ["title", "content", "order", "duration_minutes", "video_url"]
+/// The body of `POST /v1/courses/{id}/lessons`.
+struct NewLesson: ValidatedBody, Sendable {
+    static let keys = Set(CodingKeys.allCases.map(\.rawValue))
 
-    /// Reads a `POST /v1/courses/{id}/lessons` body.
-    ///
-    /// - Throws: `400 validation_failed` naming every invalid member.
-    init(_ body: [String: JSONValue]) throws {
-        try JSONObjectReader.checkKeys(body, known: Self.keys, writable: Self.keys)
-        var reader = JSONObjectReader(body)
-        let title = reader.string("title", required: true, length: 1...200)
-        content = reader.string("content", length: 0...100_000) ?? ""
-        order = reader.int("order", range: 1...10_000)
-        durationMinutes = reader.int("duration_minutes", range: 0...1440) ?? 0
-        videoUrl = reader.nullableURL("video_url").value
-        self.title = try reader.values(title)
+    var title: String
+    var content: String?
+    /// `nil`: after the course's last lesson.
+    var order: Int?
+    var durationMinutes: Int?
+    var videoUrl: Patch<String>
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case title, content, order
+        case durationMinutes = "duration_minutes"
+        case videoUrl = "video_url"
+    }
+
+    mutating func validate(_ validation: inout FieldValidation) {
+        validation.text(&title, CodingKeys.title, length: 1...200)
+        validation.text(&content, CodingKeys.content, length: 0...100_000)
+        validation.range(order, CodingKeys.order, 1...10_000)
+        validation.range(durationMinutes, CodingKeys.durationMinutes, 0...1440)
+        validation.url(videoUrl, CodingKeys.videoUrl)
+    }
+
+    /// The lesson the store creates.
+    var draft: LessonDraft {
+        LessonDraft(
+            title: title, content: content ?? "", order: order, durationMinutes: durationMinutes ?? 0,
+            videoUrl: videoUrl.value)
     }
 }
 
-extension LessonChanges {
-    static let keys: Set<String> = LessonDraft.keys.union(["version"])
+/// The body of `PATCH /v1/courses/{id}/lessons/{lessonId}`: a member left out keeps the stored value.
+struct LessonPatch: ValidatedBody, Sendable {
+    static let keys = NewLesson.keys.union(["version"])
 
-    /// Reads a `PATCH /v1/courses/{id}/lessons/{lessonId}` body whose members were checked.
-    ///
-    /// - Throws: `400 validation_failed` naming every invalid member.
-    init(_ body: [String: JSONValue]) throws {
-        var reader = JSONObjectReader(body)
-        title = reader.string("title", length: 1...200)
-        content = reader.string("content", length: 0...100_000)
-        order = reader.int("order", range: 1...10_000)
-        durationMinutes = reader.int("duration_minutes", range: 0...1440)
-        videoUrl = reader.nullableURL("video_url")
-        try reader.throwIfInvalid()
+    var title: String?
+    var content: String?
+    var order: Int?
+    var durationMinutes: Int?
+    var videoUrl: Patch<String>
+
+    typealias CodingKeys = NewLesson.CodingKeys
+
+    mutating func validate(_ validation: inout FieldValidation) {
+        validation.text(&title, CodingKeys.title, length: 1...200)
+        validation.text(&content, CodingKeys.content, length: 0...100_000)
+        validation.range(order, CodingKeys.order, 1...10_000)
+        validation.range(durationMinutes, CodingKeys.durationMinutes, 0...1440)
+        validation.url(videoUrl, CodingKeys.videoUrl)
+    }
+
+    /// The changes the store applies.
+    var changes: LessonChanges {
+        LessonChanges(title: title, content: content, order: order, durationMinutes: durationMinutes, videoUrl: videoUrl)
     }
 }

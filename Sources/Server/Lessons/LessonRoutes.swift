@@ -14,55 +14,55 @@ struct LessonRoutes {
         routes.add(.delete, "/v1/courses/{id}/lessons/{lessonId}", .authenticated, delete)
     }
 
-    @Sendable func list(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func list(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<LessonList> {
         let identity = try context.requireIdentity()
         let courseID = try request.pathParameter("id", context)
         let lessons = try await identity.store.lessons(ofCourse: courseID, visibleTo: identity)
-        return try JSONResponse.make(LessonList(items: lessons.map(LessonResponse.init)), caching: .revalidate)
+        return APIResponse(LessonList(items: lessons.map(LessonResponse.init)), caching: .revalidate)
     }
 
-    @Sendable func get(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func get(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<LessonResponse> {
         let identity = try context.requireIdentity()
         let courseID = try request.pathParameter("id", context)
         let lessonID = try request.pathParameter("lessonId", context)
         let lesson = try await identity.store.lesson(lessonID, ofCourse: courseID, visibleTo: identity)
-        return try ETag.respond(request, version: lesson.version, caching: .revalidate) { LessonResponse(lesson) }
+        return APIResponse(LessonResponse(lesson), caching: .revalidate, version: lesson.version)
     }
 
-    @Sendable func create(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func create(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<LessonResponse> {
         let deps = self.deps
         let courseID = try request.pathParameter("id", context)
         return try await deps.write(request, context) { identity, body in
-            let draft = try LessonDraft(body)
+            try JSONObjectReader.checkKeys(body, known: NewLesson.keys, writable: NewLesson.keys)
+            let draft = try RequestBody.decode(NewLesson.self, from: body).draft
             let lesson = try await identity.store.createLesson(draft, inCourse: courseID, by: identity, now: deps.now)
-            return try EncodedResponse.json(
-                LessonResponse(lesson), status: .created, caching: .revalidate,
-                headers: ["Location": "/v1/courses/\(courseID)/lessons/\(lesson.id)", "ETag": ETag.header(version: 1)])
+            return APIResponse(
+                LessonResponse(lesson), status: .created, caching: .revalidate, version: 1,
+                location: "/v1/courses/\(courseID)/lessons/\(lesson.id)")
         }
     }
 
-    @Sendable func update(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func update(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<LessonResponse> {
         let deps = self.deps
         let courseID = try request.pathParameter("id", context)
         let lessonID = try request.pathParameter("lessonId", context)
         return try await deps.write(request, context) { identity, body in
-            try JSONObjectReader.checkKeys(body, known: LessonChanges.keys, writable: LessonChanges.keys)
+            try JSONObjectReader.checkKeys(body, known: LessonPatch.keys, writable: LessonPatch.keys)
             let base = try VersionPrecondition.required(request, body: body)
-            let changes = try LessonChanges(body)
+            let changes = try RequestBody.decode(LessonPatch.self, from: body).changes
             let lesson = try await identity.store.updateLesson(
                 lessonID, ofCourse: courseID, by: identity, changes: changes, base: base, now: deps.now)
-            return try EncodedResponse.json(
-                LessonResponse(lesson), caching: .revalidate, headers: ["ETag": ETag.header(version: lesson.version)])
+            return APIResponse(LessonResponse(lesson), caching: .revalidate, version: lesson.version)
         }
     }
 
-    @Sendable func delete(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func delete(_ request: Request, context: EduGoRequestContext) async throws -> HTTPResponse.Status {
         let identity = try context.requireIdentity()
         let courseID = try request.pathParameter("id", context)
         let lessonID = try request.pathParameter("lessonId", context)
         try await identity.store.deleteLesson(lessonID, ofCourse: courseID, by: identity, now: deps.now)
         // The deleted lesson's media file goes too.
         try? await identity.store.sweepMedia(in: deps.media)
-        return JSONResponse.empty()
+        return .noContent
     }
 }

@@ -24,7 +24,7 @@ struct MediaRoutes {
             && parts[4] == "lessons" && parts[6] == "media" && !parts[3].isEmpty && !parts[5].isEmpty
     }
 
-    @Sendable func upload(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func upload(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<LessonResponse> {
         let identity = try context.requireIdentity()
         let courseID = try request.pathParameter("id", context)
         let lessonID = try request.pathParameter("lessonId", context)
@@ -40,8 +40,7 @@ struct MediaRoutes {
         let staged = try await MediaReceiver(directory: directory, limit: limit).receive(request.body, declaredType: type)
         let lesson = try await identity.store.attachMedia(
             staged, toLesson: lessonID, ofCourse: courseID, by: identity, base: base, in: directory, now: deps.now)
-        return try JSONResponse.make(
-            LessonResponse(lesson), caching: .revalidate, headers: [.eTag: ETag.header(version: lesson.version)])
+        return APIResponse(LessonResponse(lesson), caching: .revalidate, version: lesson.version)
     }
 
     @Sendable func download(_ request: Request, context: EduGoRequestContext) async throws -> Response {
@@ -94,15 +93,14 @@ struct MediaRoutes {
         }
     }
 
-    @Sendable func remove(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func remove(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<LessonResponse> {
         let identity = try context.requireIdentity()
         let courseID = try request.pathParameter("id", context)
         let lessonID = try request.pathParameter("lessonId", context)
         let base = try VersionPrecondition.from(request, body: [:])
         let lesson = try await identity.store.detachMedia(
             fromLesson: lessonID, ofCourse: courseID, by: identity, base: base, in: directory, now: deps.now)
-        return try JSONResponse.make(
-            LessonResponse(lesson), caching: .revalidate, headers: [.eTag: ETag.header(version: lesson.version)])
+        return APIResponse(LessonResponse(lesson), caching: .revalidate, version: lesson.version)
     }
 }
 

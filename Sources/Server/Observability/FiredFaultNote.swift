@@ -1,9 +1,9 @@
 import Synchronization
 
-/// Where the fault middleware notes the rule that fired for a request, so that the hygiene
-/// middleware (further out, which only sees the answer or the error) can put it in the access log.
+/// Where the fault middleware notes the rule that fired for a request, so that the access-log
+/// middleware (further out, which only sees the answer) can put it in the access log.
 ///
-/// One per request, created by ``HTTPHygieneMiddleware`` and carried in the request context.
+/// One per request, created by ``AccessLogMiddleware`` and carried in the request context.
 final class FiredFaultNote: Sendable {
     private let fault = Mutex<FiredFault?>(nil)
 

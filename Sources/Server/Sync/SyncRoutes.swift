@@ -45,7 +45,7 @@ struct SyncRoutes {
     }
 
     /// What changed after `cursor` as the caller sees it; no cursor starts a base sync.
-    @Sendable func changes(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func changes(_ request: Request, context: EduGoRequestContext) async throws -> some ResponseGenerator {
         let identity = try context.requireIdentity()
         let limit = try Self.limit(request)
         var cursor: ChangeCursor?
@@ -56,7 +56,7 @@ struct SyncRoutes {
         let retention = deps.configuration.changeRetention
         let horizon = deps.now.addingTimeInterval(-Double(retention.components.seconds))
         let page = try await identity.store.changes(after: cursor, visibleTo: identity, limit: limit, horizon: horizon)
-        return try JSONResponse.make(page, caching: .noStore)
+        return APIResponse(page)
     }
 
     private static func limit(_ request: Request) throws -> Int {

@@ -19,15 +19,17 @@ struct UserRoutes {
         routes.add(.delete, "/v1/users/{id}", .authenticated, delete)
     }
 
-    @Sendable func list(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func list(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<ListPage<UserResponse>> {
         try await page(request, context: context, query: SearchQuery.optional(request))
     }
 
-    @Sendable func search(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func search(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<ListPage<UserResponse>> {
         try await page(request, context: context, query: SearchQuery.required(request))
     }
 
-    private func page(_ request: Request, context: EduGoRequestContext, query: String?) async throws -> Response {
+    private func page(
+        _ request: Request, context: EduGoRequestContext, query: String?
+    ) async throws -> APIResponse<ListPage<UserResponse>> {
         let identity = try context.requireIdentity()
         guard identity.role != .student else { throw APIError.forbidden("Only teachers and admins list users.") }
         let pagination = try Pagination(request)
@@ -38,47 +40,44 @@ struct UserRoutes {
             }
             role = parsed
         }
-        let result = try await identity.store.userPage(role: role, query: query, pagination: pagination)
-            .map(UserResponse.init)
-        return try JSONResponse.make(result)
+        return APIResponse(try await identity.store.userPage(role: role, query: query, pagination: pagination)
+            .map(UserResponse.init))
     }
 
-    @Sendable func create(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func create(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<UserResponse> {
         let deps = self.deps
         return try await deps.write(request, context) { identity, body in
             guard identity.role == .admin else { throw APIError.forbidden("Only admins create users.") }
-            let account = try NewAccount(body)
+            try JSONObjectReader.checkKeys(body, known: NewAccount.keys, writable: NewAccount.keys)
+            let account = try RequestBody.decode(NewAccount.self, from: body)
+            guard let role = account.accountRole else { throw APIError.internalError }
             let user = try await AccountWriter(deps: deps).createAccount(
                 in: identity.store, email: account.email, password: account.password, firstName: account.firstName,
-                lastName: account.lastName, role: account.role, verified: true)
-            return try EncodedResponse.json(
-                UserResponse(user), status: .created,
-                headers: ["Location": "/v1/users/\(user.id)", "ETag": ETag.header(version: user.version)])
+                lastName: account.lastName, role: role, verified: true)
+            return APIResponse(UserResponse(user), status: .created, version: user.version, location: "/v1/users/\(user.id)")
         }
     }
 
-    @Sendable func me(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func me(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<UserResponse> {
         let identity = try context.requireIdentity()
-        var headers = HTTPFields()
-        headers[.eTag] = ETag.header(version: identity.user.version)
-        return try JSONResponse.make(UserResponse(identity.user), headers: headers)
+        return APIResponse(UserResponse(identity.user), version: identity.user.version, conditional: false)
     }
 
-    @Sendable func updateMe(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func updateMe(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<UserResponse> {
         let deps = self.deps
         return try await deps.write(request, context) { identity, body in
             try await Self.applyUpdate(deps: deps, request: request, identity: identity, targetID: identity.userID, body: body)
         }
     }
 
-    @Sendable func get(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func get(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<UserResponse> {
         let identity = try context.requireIdentity()
         let id = try request.pathParameter("id", context)
         let user = try await identity.store.user(id, visibleTo: identity)
-        return try ETag.respond(request, version: user.version, caching: .noStore) { UserResponse(user) }
+        return APIResponse(UserResponse(user), version: user.version)
     }
 
-    @Sendable func update(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func update(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<UserResponse> {
         let deps = self.deps
         let id = try request.pathParameter("id", context)
         return try await deps.write(request, context) { identity, body in
@@ -86,31 +85,33 @@ struct UserRoutes {
         }
     }
 
-    @Sendable func delete(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func delete(_ request: Request, context: EduGoRequestContext) async throws -> HTTPResponse.Status {
         let identity = try context.requireIdentity()
         let id = try request.pathParameter("id", context)
         try await identity.store.deleteUser(id, by: identity)
-        return JSONResponse.empty()
+        return .noContent
     }
 
-    @Sendable func myCourses(_ request: Request, context: EduGoRequestContext) async throws -> Response {
+    @Sendable func myCourses(
+        _ request: Request, context: EduGoRequestContext
+    ) async throws -> APIResponse<ListPage<EnrolledCourseResponse>> {
         let identity = try context.requireIdentity()
         let pagination = try Pagination(request)
         let page = try await identity.store.enrolledCoursePage(of: identity, pagination: pagination)
-        return try JSONResponse.make(page.map(EnrolledCourseResponse.init))
+        return APIResponse(page.map(EnrolledCourseResponse.init))
     }
 
     /// Self: names only. Admin: names, email and role of anyone in the tenant.
     private static func applyUpdate(
         deps: Dependencies, request: Request, identity: Identity, targetID: String, body: [String: JSONValue]
-    ) async throws -> EncodedResponse {
-        let writable = identity.role == .admin && targetID != identity.userID ? UserChanges.keys : UserChanges.selfWritable
-        try JSONObjectReader.checkKeys(body, known: UserChanges.keys, writable: writable)
+    ) async throws -> APIResponse<UserResponse> {
+        let writable = identity.role == .admin && targetID != identity.userID ? UserPatch.keys : UserPatch.selfWritable
+        try JSONObjectReader.checkKeys(body, known: UserPatch.keys, writable: writable)
         let base = try VersionPrecondition.required(request, body: body)
-        let changes = try UserChanges(body)
+        let changes = try RequestBody.decode(UserPatch.self, from: body).changes
         let updated = try await identity.store.updateUser(
             targetID, by: identity, changes: changes, base: base, now: deps.now)
-        return try EncodedResponse.json(UserResponse(updated), headers: ["ETag": ETag.header(version: updated.version)])
+        return APIResponse(UserResponse(updated), version: updated.version)
     }
 }
 

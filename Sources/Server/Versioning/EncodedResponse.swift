@@ -2,21 +2,12 @@ import Foundation
 import Hummingbird
 import HTTPTypes
 
-/// A response whose body is already bytes, so it can be stored for idempotent replay.
+/// A response whose body is already bytes, so it can be stored for idempotent replay
+/// (``IdempotencyMiddleware`` collects it from the handler's answer).
 struct EncodedResponse: Sendable {
     var status: HTTPResponse.Status
     var headers: [String: String]
     var body: Data
-
-    static func json(
-        _ value: some Encodable, status: HTTPResponse.Status = .ok, caching: JSONResponse.Caching = .noStore,
-        headers: [String: String] = [:]
-    ) throws -> EncodedResponse {
-        var all = headers
-        all["Content-Type"] = "application/json; charset=utf-8"
-        all["Cache-Control"] = caching.headerValue
-        return EncodedResponse(status: status, headers: all, body: try APICoding.encoder.encode(value))
-    }
 
     static func noContent() -> EncodedResponse {
         EncodedResponse(status: .noContent, headers: [:], body: Data())

@@ -78,29 +78,8 @@ enum ETag {
         return Int(tag.dropFirst().dropLast())
     }
 
-    /// Whether `If-None-Match` matches the version (answer 304). Values that are not entity tags
-    /// match nothing, so the full response is sent.
-    static func notModified(_ request: Request, version: Int) -> Bool {
-        guard let header = request.headers[.ifNoneMatch] else { return false }
-        let tags = list(header)
-        return tags.contains("*") || tags.compactMap(self.version(from:)).contains(version)
-    }
-
     /// The members of `*` or a comma-separated list of entity tags (RFC 9110 §8.8.3).
     static func list(_ header: String) -> [String] {
         header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-    }
-
-    /// A versioned GET: 304 when the client's tag matches, else 200 with `ETag`.
-    static func respond(
-        _ request: Request, version: Int, caching: JSONResponse.Caching, body: () throws -> some Encodable
-    ) throws -> Response {
-        var headers = HTTPFields()
-        headers[.eTag] = header(version: version)
-        if notModified(request, version: version) {
-            headers[.cacheControl] = caching.headerValue
-            return Response(status: .notModified, headers: headers)
-        }
-        return try JSONResponse.make(body(), caching: caching, headers: headers)
     }
 }

@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+
+/// The outermost middlewares, one job each, in the order they wrap every request: its id, the
+/// access log, the metrics, the security headers, problem+json for every error, the canonical
+/// path, the body size limit.
+///
+/// Everything inside ``ProblemMiddleware`` may throw; everything outside it sees an answer, so
+/// errors, 404s and 405s get the same headers and log lines as any other response.
+struct HTTPHygiene {
+    /// The served path templates: a request that matched none of them is logged as `unmatched`.
+    let routeTemplates: Set<String>
+    let maxBodySize: Int
+    let strictTransportSecurity: String?
+    /// Whether the server itself speaks TLS on every connection (`--tls-cert` or `--tls-dev`).
+    var servesTLS = false
+    /// Whether `X-Forwarded-Proto: https` (from a TLS-terminating proxy) counts as TLS.
+    var trustForwardedProto = false
+    /// Where each request's access-log entry is kept (the last 500).
+    var accessLog: AccessLogBuffer? = nil
+    /// Request counts and latencies, rate-limit refusals and idempotent replays.
+    var metrics: ServerMetrics? = nil
+    /// Whether fault rules exist (dev mode), so each entry notes the one that fired.
+    var notesFaults = false
+    /// The server's clock, for the entries' timestamps.
+    var now: @Sendable () -> Date = { Date() }
+    /// Where the access log finds a known bearer token's tenant without decoding the token again.
+    var verifiedTokens: VerifiedTokenCache? = nil
+    /// Paths whose request body is a streamed file with its own limit (lesson media), exempt from ``maxBodySize``.
+    var hasOwnBodyLimit: @Sendable (String) -> Bool = { _ in false }
+
+    /// Adds the middlewares to `router`, before any other.
+    func install(on router: Router<EduGoRequestContext>) {
+        let routes = RouteLabel(templates: routeTemplates)
+        router.add(middleware: RequestIDMiddleware())
+        router.add(
+            middleware: AccessLogMiddleware(
+                routes: routes, buffer: accessLog, notesFaults: notesFaults, now: now, verifiedTokens: verifiedTokens))
+        if let metrics {
+            router.add(middleware: RequestMetricsMiddleware(routes: routes, metrics: metrics))
+        }
+        router.add(
+            middleware: SecurityHeadersMiddleware(
+                strictTransportSecurity: strictTransportSecurity, servesTLS: servesTLS,
+                trustForwardedProto: trustForwardedProto))
+        let counted = metrics
+        router.add(
+            middleware: ProblemMiddleware(maxBodySize: maxBodySize) { problem in
+                if problem.code == "rate_limited" { counted?.recordRateLimitRefusal() }
+            })
+        router.add(middleware: CanonicalPathMiddleware())
+        router.add(middleware: BodySizeLimitMiddleware(maxBodySize: maxBodySize, hasOwnBodyLimit: hasOwnBodyLimit))
+    }
+}

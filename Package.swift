@@ -138,6 +138,8 @@ let package = Package(
             dependencies: [
                 "EduGoSDK", .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            // A store written by an older SDK, for the migration tests.
+            resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

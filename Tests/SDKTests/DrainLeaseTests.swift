@@ -61,7 +61,7 @@ import Testing
         // Given two profile edits queued as two items (the first was attempted once, so the second
         // was not merged into it)
         _ = try await harness.profile.update(firstName: "Ana")
-        try await harness.store.writer.write { db in try db.execute(sql: "UPDATE outbox SET attempts = 1") }
+        try await harness.store.writer.write { db in try db.execute(sql: "UPDATE queued_writes SET attempts = 1") }
         _ = try await harness.profile.update(lastName: "Ruiz")
         #expect(try await harness.outbox.pending().count == 2)
         // And a server whose first answer is so slow that meanwhile the lease expired and another

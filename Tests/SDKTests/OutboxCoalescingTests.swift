@@ -19,7 +19,7 @@ import Testing
 
     /// Marks every queued item as sent once (as the processor does before sending).
     private func markAttempted() async throws {
-        try await store.writer.write { db in try db.execute(sql: "UPDATE outbox SET attempts = 1") }
+        try await store.writer.write { db in try db.execute(sql: "UPDATE queued_writes SET attempts = 1") }
     }
 
     @Test("two updates to one resource become one item with the merged body and the first base version and key")

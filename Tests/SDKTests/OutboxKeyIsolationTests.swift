@@ -29,7 +29,7 @@ import Testing
         let harness = try await OfflineHarness()
         try await harness.store.writer.write { db in
             try db.execute(sql: """
-                INSERT INTO outbox (resource, operation, method, path, idempotency_key, created_at, attempts)
+                INSERT INTO queued_writes (resource, operation, method, path, idempotency_key, created_at, attempts)
                 VALUES ('lesson/l-1', 'update', 'PATCH', '/v1/courses/c/lessons/l-1', 'k-1', ?, 0)
                 """, arguments: [harness.environment.now])
         }

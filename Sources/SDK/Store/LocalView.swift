@@ -40,8 +40,8 @@ enum LocalView {
 
     static func profile(_ db: Database) throws -> Cached<User>? {
         let server = try entity(db, kind: .profile, id: "me")
-        let pending = try OutboxRecord.filter(OutboxRecord.Columns.resource == ResourceKey.profile.description)
-            .order(OutboxRecord.Columns.id).fetchAll(db).map { try $0.value() }
+        let pending = try QueuedWrite.pending.filter(QueuedWrite.Columns.resource == ResourceKey.profile.description)
+            .fetchAll(db).map { try $0.item() }
         guard let server, let json = overlay(server.json, pending) else { return nil }
         return Cached(
             value: try JSONCoding.decoder.decode(User.self, from: json), hasPendingWrites: !pending.isEmpty,
@@ -79,9 +79,11 @@ enum LocalView {
     /// resource's index: ``PrefixRange``), in queue order.
     static func pending(_ db: Database, prefix: String) throws -> [OutboxItem] {
         let range = PrefixRange(column: "resource", prefix: prefix)
-        return try OutboxRecord
-            .fetchAll(db, sql: "SELECT * FROM outbox WHERE \(range.sql) ORDER BY id", arguments: range.arguments)
-            .map { try $0.value() }
+        return try QueuedWrite
+            .fetchAll(
+                db, sql: "SELECT * FROM queued_writes WHERE \(range.sql) AND \(QueuedWrite.State.pendingSQL) ORDER BY id",
+                arguments: range.arguments)
+            .map { try $0.item() }
     }
 
     /// `server` with the bodies of `items` merged over it; `nil` when the last item deletes.

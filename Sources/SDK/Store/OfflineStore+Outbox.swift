@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 
-/// The outbox's transactions: queueing a write and settling an attempt. Each is one transaction
-/// that leaves the outbox, the dead letters, the conflicts and the cached state consistent.
+/// The outbox's transactions: queueing a write, claiming it for an attempt and settling the
+/// attempt. Each is one transaction that leaves the queued writes and the cached state consistent.
 extension OfflineStore {
     /// How much of the user's work is not on the server yet, and when a sync last succeeded, as
     /// the sync status shows them.
@@ -40,15 +40,16 @@ extension OfflineStore {
     private static func enqueue(_ db: Database, _ write: PendingWrite, key: String, at now: Date) throws -> OutboxItem? {
         let resource = write.resource.description
         // Cached statements: enqueueing is on the path of every optimistic write.
-        let lastStatement = try db.cachedStatement(sql: "SELECT * FROM outbox WHERE resource = ? ORDER BY id DESC LIMIT 1")
-        if var last = try OutboxRecord.fetchOne(lastStatement, arguments: [resource]), last.attempts == 0 {
+        let lastStatement = try db.cachedStatement(
+            sql: "SELECT * FROM queued_writes WHERE resource = ? AND \(QueuedWrite.State.pendingSQL) ORDER BY id DESC LIMIT 1")
+        if var last = try QueuedWrite.fetchOne(lastStatement, arguments: [resource]), last.attempts == 0 {
             switch (last.operation, write.operation) {
             case (.create, .update), (.update, .update):
                 last.body = JSONObject.merge(last.body, write.body)
-                try db.cachedStatement(sql: "UPDATE outbox SET body = ? WHERE id = ?").execute(arguments: [last.body, last.id])
-                return try last.value()
+                try db.cachedStatement(sql: "UPDATE queued_writes SET body = ? WHERE id = ?").execute(arguments: [last.body, last.id])
+                return try last.item()
             case (.create, .delete):
-                try db.cachedStatement(sql: "DELETE FROM outbox WHERE id = ?").execute(arguments: [last.id])
+                try db.cachedStatement(sql: "DELETE FROM queued_writes WHERE id = ?").execute(arguments: [last.id])
                 return nil
             case (.update, .delete):
                 last.operation = .delete
@@ -56,26 +57,23 @@ extension OfflineStore {
                 last.path = write.endpoint.encodedPath
                 last.body = nil
                 try last.update(db)
-                return try last.value()
+                return try last.item()
             default:
                 break
             }
         }
-        let item = OutboxRecord(
-            id: nil, resource: resource, operation: write.operation, method: write.method.rawValue,
-            path: write.endpoint.encodedPath, body: write.body, baseVersion: write.baseVersion, baseJson: write.baseJson,
-            idempotencyKey: key, createdAt: now, attempts: 0, nextAttemptAt: nil, lastError: nil)
+        let method = write.method.rawValue
+        let path = write.endpoint.encodedPath
         try db.cachedStatement(sql: """
-            INSERT INTO outbox (resource, operation, method, path, body, base_version, base_json, idempotency_key, created_at, attempts)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+            INSERT INTO queued_writes (state, resource, operation, method, path, body, base_version, base_json, idempotency_key, created_at, attempts)
+            VALUES ('queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
             """).execute(arguments: [
-                item.resource, item.operation.rawValue, item.method, item.path, item.body, item.baseVersion, item.baseJson,
-                item.idempotencyKey, item.createdAt,
+                resource, write.operation.rawValue, method, path, write.body, write.baseVersion, write.baseJson, key, now,
             ])
         return OutboxItem(
-            id: db.lastInsertedRowID, resource: write.resource, operation: item.operation, method: item.method,
-            path: item.path, body: item.body, baseVersion: item.baseVersion, baseJson: item.baseJson, idempotencyKey: key,
-            createdAt: now, attempts: 0, nextAttemptAt: nil, lastError: nil)
+            id: db.lastInsertedRowID, resource: write.resource, operation: write.operation, method: method, path: path,
+            body: write.body, baseVersion: write.baseVersion, baseJson: write.baseJson, idempotencyKey: key, createdAt: now,
+            attempts: 0, nextAttemptAt: nil, lastError: nil)
     }
 
     /// What a claim found.
@@ -89,108 +87,119 @@ extension OfflineStore {
     }
 
     /// Claims item `id` for an attempt by drainer `owner`, in one transaction that first renews
-    /// the owner's drain lease until `expiry` (one drainer per store, checked at every send) and
-    /// then counts the attempt. From here on a later write to the resource is appended instead of
-    /// merged into what is being sent. Claims and settlements that arrive together share a
-    /// transaction (``GroupCommit``), each in a savepoint of its own.
+    /// the owner's drain lease until `expiry` (one drainer per store, checked at every send), then
+    /// marks the write in flight and counts the attempt. From here on a later write to the resource
+    /// is appended instead of merged into what is being sent. A write left in flight by a drain
+    /// that ended without settling it is claimed again. Claims and settlements that arrive together
+    /// share a transaction (``GroupCommit``), each in a savepoint of its own.
     func claim(_ id: Int64, owner: String, now: Date, leaseUntil expiry: Date) async throws -> Claim {
         try await groupCommit.write { db in
             guard try Self.holdDrainLease(db, owner: owner, now: now, until: expiry) else { return .leaseLost }
             // Cached statements: a drain claims and settles every item.
-            guard let current = try OutboxRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM outbox WHERE id = ?"), arguments: [id]) else {
-                return .gone
+            let select = try db.cachedStatement(sql: "SELECT * FROM queued_writes WHERE id = ? AND \(QueuedWrite.State.pendingSQL)")
+            guard let current = try QueuedWrite.fetchOne(select, arguments: [id]) else { return .gone }
+            try db.cachedStatement(sql: "UPDATE queued_writes SET state = 'in_flight', attempts = attempts + 1 WHERE id = ?")
+                .execute(arguments: [id])
+            return .claimed(try current.item())
+        }
+    }
+
+    /// Settles the attempt of `item` (claimed by a drain) as `settlement` says, in one transaction
+    /// that changes the write's row in place: its state and the fields of that state together, or
+    /// nothing when the transaction fails. Only a write still in flight is settled: one that
+    /// another drain settled meanwhile stays as that drain left it. A delivery is the exception:
+    /// the server holds the write, so its answer is cached and the write leaves the outbox whatever
+    /// state it reached.
+    ///
+    /// A delivery shares a transaction with the claims and settlements that arrive together
+    /// (``GroupCommit``), and runs even when the caller's task was cancelled while its request was
+    /// on the wire: the answer is kept, so the write is not sent again.
+    ///
+    /// - Returns: the write's state afterwards, `nil` when it left the outbox.
+    @discardableResult
+    func settle(_ item: OutboxItem, _ settlement: OutboxSettlement, at now: Date) async throws -> QueuedWrite.State? {
+        if case .delivered = settlement {
+            return try await groupCommit.write { db in try Self.settle(db, item, settlement, at: now) }
+        }
+        return try await writer.write { db in try Self.settle(db, item, settlement, at: now) }
+    }
+
+    private static func settle(_ db: Database, _ item: OutboxItem, _ settlement: OutboxSettlement, at now: Date) throws -> QueuedWrite.State? {
+        switch settlement {
+        case .delivered(let answer, let stalePrefixes):
+            try removeResponses(db, withKeyPrefixes: stalePrefixes)
+            let version = try LocalCache.apply(db, resource: item.resource, operation: item.operation, json: answer, at: now)
+            try db.cachedStatement(sql: "DELETE FROM queued_writes WHERE id = ?").execute(arguments: [item.id])
+            if let version {
+                // The resource's later writes were made on top of this one: without the new base they
+                // would conflict with their own past.
+                try db.cachedStatement(sql: """
+                    UPDATE queued_writes SET base_version = ?, base_json = ?
+                    WHERE resource = ? AND id > ? AND \(QueuedWrite.State.pendingSQL)
+                    """).execute(arguments: [version, answer, item.resource.description, item.id])
             }
-            try db.cachedStatement(sql: "UPDATE outbox SET attempts = attempts + 1 WHERE id = ?").execute(arguments: [id])
-            return .claimed(try current.value())
-        }
-    }
-
-    /// Settles an item the server accepted, in one transaction: its answer replaces the cached
-    /// state, the item leaves the outbox, the resource's later items are rebased on the version
-    /// it produced (they were made on top of it, and would otherwise conflict with their own past),
-    /// and the HTTP cache's answers under `stalePrefixes` (which the write made stale) are dropped.
-    ///
-    /// Settlements that arrive together share a transaction (``GroupCommit``). A settlement runs
-    /// even when the caller's task was cancelled while its request was on the wire: the answer
-    /// is kept, so the write is not sent again.
-    func settle(_ item: OutboxItem, answer: Data, at now: Date, droppingResponses stalePrefixes: [String]) async throws {
-        try await groupCommit.write { db in try Self.settle(db, item, answer: answer, at: now, droppingResponses: stalePrefixes) }
-    }
-
-    private static func settle(_ db: Database, _ item: OutboxItem, answer: Data, at now: Date, droppingResponses stalePrefixes: [String]) throws {
-        try removeResponses(db, withKeyPrefixes: stalePrefixes)
-        let version = try LocalCache.apply(db, resource: item.resource, operation: item.operation, json: answer, at: now)
-        try db.cachedStatement(sql: "DELETE FROM outbox WHERE id = ?").execute(arguments: [item.id])
-        if let version {
-            try db.cachedStatement(sql: "UPDATE outbox SET base_version = ?, base_json = ? WHERE resource = ? AND id > ?")
-                .execute(arguments: [version, answer, item.resource.description, item.id])
-        }
-    }
-
-    /// A conflict settled for the server: its state is cached and the item leaves the outbox.
-    func acceptServerState(for item: OutboxItem, serverJson: Data?, at now: Date) async throws {
-        try await writer.write { db in
-            try LocalCache.apply(db, resource: item.resource, operation: .update, json: serverJson, at: now)
-            _ = try OutboxRecord.deleteOne(db, key: item.id)
-        }
-    }
-
-    /// A conflict settled by sending `body` again on top of the server's `version`, due at once.
-    /// The failed attempt stored nothing under the item's key, so the key is kept.
-    func rebase(_ item: OutboxItem, body: Data, version: Int, serverJson: Data?) async throws {
-        try await writer.write { db in
-            try db.execute(
-                sql: "UPDATE outbox SET body = ?, base_version = ?, base_json = ?, next_attempt_at = NULL WHERE id = ?",
-                arguments: [body, version, serverJson, item.id])
-        }
-    }
-
-    /// Parks `item` as a conflict for the user, with the server's state: one transaction.
-    func park(_ item: OutboxItem, serverVersion: Int?, serverJson: Data?, at now: Date) async throws {
-        try await writer.write { db in
-            try item.conflict(serverVersion: serverVersion, serverJson: serverJson, at: now).insert(db)
-            _ = try OutboxRecord.deleteOne(db, key: item.id)
-        }
-    }
-
-    /// Moves `item` to the dead letters with the server's refusal, in one transaction — unless
-    /// `prerequisite` has a creation still queued: then the item stays queued, to be sent after it
-    /// (``ResourceKey``'s prerequisite). The check and the move are one step.
-    ///
-    /// - Returns: `true` when the item became a dead letter, `false` when it waits for its prerequisite.
-    func deadLetter(
-        _ item: OutboxItem, reason: String, status: Int?, problem: Data?, at now: Date,
-        unlessCreationQueuedFor prerequisite: ResourceKey?
-    ) async throws -> Bool {
-        try await writer.write { db -> Bool in
+            return nil
+        case .acceptServer(let json):
+            try db.execute(sql: "DELETE FROM queued_writes WHERE id = ? AND state = 'in_flight'", arguments: [item.id])
+            guard db.changesCount > 0 else { return try state(db, item.id) }
+            try LocalCache.apply(db, resource: item.resource, operation: .update, json: json, at: now)
+            return nil
+        case .resend(let body, let version, let serverJson):
+            return try move(
+                db, item.id, to: .queued, setting: "body = ?, base_version = ?, base_json = ?, next_attempt_at = NULL",
+                [body, version, serverJson])
+        case .conflict(let serverVersion, let serverJson):
+            return try move(
+                db, item.id, to: .conflict, setting: "server_version = ?, server_json = ?, detected_at = ?",
+                [serverVersion, serverJson, now])
+        case .deadLetter(let reason, let status, let problem, let prerequisite):
             if let prerequisite {
-                let queued = try OutboxRecord
-                    .filter(OutboxRecord.Columns.resource == prerequisite.description
-                        && OutboxRecord.Columns.operation == OutboxItem.Operation.create.rawValue)
+                let queued = try QueuedWrite
+                    .filter(sql: QueuedWrite.State.pendingSQL)
+                    .filter(QueuedWrite.Columns.resource == prerequisite.description
+                        && QueuedWrite.Columns.operation == OutboxItem.Operation.create.rawValue)
                     .fetchCount(db)
-                if queued > 0 {
-                    try db.execute(sql: "UPDATE outbox SET next_attempt_at = NULL WHERE id = ?", arguments: [item.id])
-                    return false
-                }
+                if queued > 0 { return try move(db, item.id, to: .queued, setting: "next_attempt_at = NULL", []) }
             }
-            try item.deadLetter(reason: reason, status: status, problem: problem, at: now).insert(db)
-            _ = try OutboxRecord.deleteOne(db, key: item.id)
-            return true
+            return try move(
+                db, item.id, to: .deadLetter, setting: "failed_at = ?, reason = ?, status = ?, problem = ?",
+                [now, reason, status, problem])
+        case .retry(let date, let error):
+            return try move(db, item.id, to: .queued, setting: "next_attempt_at = ?, last_error = ?", [date, error])
         }
     }
 
-    /// Makes `item` due again at `date`, keeping `error` as its last error.
-    func reschedule(_ item: OutboxItem, at date: Date, error: String) async throws {
-        try await writer.write { db in
-            try db.execute(
-                sql: "UPDATE outbox SET next_attempt_at = ?, last_error = ? WHERE id = ?", arguments: [date, error, item.id])
-        }
+    /// Moves write `id` from in flight to `state`, setting `assignments` (SQL, `column = ?, ...`)
+    /// to `arguments` in the same statement.
+    ///
+    /// - Returns: the write's state afterwards: `state`, or the one it was in when it was not in
+    ///   flight (then nothing changed), `nil` when it is gone.
+    private static func move(
+        _ db: Database, _ id: Int64, to state: QueuedWrite.State, setting assignments: String, _ arguments: StatementArguments
+    ) throws -> QueuedWrite.State? {
+        var all: StatementArguments = [state.rawValue]
+        all += arguments
+        all += [id]
+        try db.execute(sql: "UPDATE queued_writes SET state = ?, \(assignments) WHERE id = ? AND state = 'in_flight'", arguments: all)
+        return db.changesCount > 0 ? state : try Self.state(db, id)
+    }
+
+    /// The state of write `id`, `nil` when it is gone.
+    private static func state(_ db: Database, _ id: Int64) throws -> QueuedWrite.State? {
+        try String.fetchOne(db, sql: "SELECT state FROM queued_writes WHERE id = ?", arguments: [id])
+            .flatMap(QueuedWrite.State.init(rawValue:))
     }
 
     static func counts(_ db: Database) throws -> OutboxCounts {
-        let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), MIN(created_at) FROM outbox")
+        let row = try Row.fetchOne(db, sql: """
+            SELECT TOTAL(\(QueuedWrite.State.pendingSQL)),
+                   MIN(CASE WHEN \(QueuedWrite.State.pendingSQL) THEN created_at END),
+                   TOTAL(state = 'dead_letter'), TOTAL(state = 'conflict')
+            FROM queued_writes
+            """)
+        let total = { (index: Int) -> Int in Int(row?[index] as Double? ?? 0) }
         return OutboxCounts(
-            pending: row?[0] ?? 0, oldestPendingAt: row?[1], deadLetters: try DeadLetterRecord.fetchCount(db),
-            conflicts: try ConflictRecord.fetchCount(db), lastSyncAt: try Self.preferences(db).lastSyncDate)
+            pending: total(0), oldestPendingAt: row?[1], deadLetters: total(2), conflicts: total(3),
+            lastSyncAt: try Self.preferences(db).lastSyncDate)
     }
 }

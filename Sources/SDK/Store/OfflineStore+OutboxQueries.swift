@@ -4,26 +4,32 @@ import GRDB
 /// What the outbox holds, read in one transaction each: for the app's lists, the sync status,
 /// sign-out, and the drain's choice of what to send next.
 extension OfflineStore {
-    /// Every pending item, oldest first.
+    /// Every pending item (queued or in flight), oldest first.
     func pendingItems() async throws -> [OutboxItem] {
-        try await writer.read { db in try OutboxRecord.order(OutboxRecord.Columns.id).fetchAll(db).map { try $0.value() } }
+        try await writer.read { db in try QueuedWrite.pending.fetchAll(db).map { try $0.item() } }
     }
 
     /// Whether writes to `resource` are still waiting.
     func hasPending(_ resource: ResourceKey) async throws -> Bool {
         try await writer.read { db in
-            try OutboxRecord.filter(OutboxRecord.Columns.resource == resource.description).fetchCount(db) > 0
+            try QueuedWrite.pending.filter(QueuedWrite.Columns.resource == resource.description).fetchCount(db) > 0
         }
     }
 
     /// The dead letters, newest first.
     func deadLetters() async throws -> [DeadLetter] {
-        try await writer.read { db in try DeadLetterRecord.order(Column("failed_at").desc).fetchAll(db).map { try $0.value() } }
+        try await writer.read { db in
+            try QueuedWrite.filter(QueuedWrite.Columns.state == QueuedWrite.State.deadLetter.rawValue)
+                .order(Column("failed_at").desc).fetchAll(db).map { try $0.deadLetter() }
+        }
     }
 
     /// The parked conflicts, oldest first.
     func conflicts() async throws -> [SyncConflict] {
-        try await writer.read { db in try ConflictRecord.order(Column("detected_at")).fetchAll(db).map { try $0.value() } }
+        try await writer.read { db in
+            try QueuedWrite.filter(QueuedWrite.Columns.state == QueuedWrite.State.conflict.rawValue)
+                .order(Column("detected_at")).fetchAll(db).map { try $0.conflict() }
+        }
     }
 
     /// The outbox, dead letters and conflicts counted in one read: the sync status, and the
@@ -35,13 +41,14 @@ extension OfflineStore {
     /// How many writes wait in the outbox, read synchronously: a drain that was cancelled still
     /// reports what it left (an async database access refuses to run in a cancelled task).
     func pendingCountNow() throws -> Int {
-        try writer.read { db in try OutboxRecord.fetchCount(db) }
+        try writer.read { db in try QueuedWrite.pending.fetchCount(db) }
     }
 
     /// When the earliest delayed item falls due, if any is delayed.
     func nextRetryDate() async throws -> Date? {
         try await writer.read { db in
-            try Date.fetchOne(db, sql: "SELECT MIN(next_attempt_at) FROM outbox WHERE next_attempt_at IS NOT NULL")
+            try Date.fetchOne(
+                db, sql: "SELECT MIN(next_attempt_at) FROM queued_writes WHERE \(QueuedWrite.State.pendingSQL) AND next_attempt_at IS NOT NULL")
         }
     }
 
@@ -54,8 +61,8 @@ extension OfflineStore {
             var queues: [(resource: ResourceKey, items: [OutboxItem])] = []
             var index: [ResourceKey: Int] = [:]
             var creations: Set<ResourceKey> = []
-            for record in try OutboxRecord.order(OutboxRecord.Columns.id).fetchAll(db) {
-                let item = try record.value()
+            for record in try QueuedWrite.pending.fetchAll(db) {
+                let item = try record.item()
                 if item.operation == .create { creations.insert(item.resource) }
                 if let position = index[item.resource] {
                     queues[position].items.append(item)

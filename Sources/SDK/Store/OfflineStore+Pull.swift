@@ -60,8 +60,8 @@ extension OfflineStore {
                     applied += 1
                     if let resource = change.resource, let version = entity.version {
                         try db.cachedStatement(sql: """
-                            UPDATE outbox SET base_version = ?, base_json = ?
-                            WHERE resource = ? AND attempts = 0 AND (base_version IS NULL OR base_version < ?)
+                            UPDATE queued_writes SET base_version = ?, base_json = ?
+                            WHERE resource = ? AND state = 'queued' AND attempts = 0 AND (base_version IS NULL OR base_version < ?)
                             """).execute(arguments: [version, entity.json, resource.description, version])
                     }
                 case .delete:

@@ -1,7 +1,7 @@
 import GRDB
 
-/// The versioned schema of the SDK's local database. Migrations only ever add: unsent work in
-/// the outbox and the cache survive every upgrade.
+/// The versioned schema of the SDK's local database. A migration never loses a row: unsent work
+/// in the outbox and the cache survive every upgrade.
 enum OfflineStoreMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -107,19 +107,87 @@ enum OfflineStoreMigrations {
                 t.primaryKey("id", .integer).check { $0 == 1 }
                 t.column("sealed_at", .datetime).notNull()
             }
-            for table in sealedTables {
-                for operation in ["INSERT", "UPDATE", "DELETE"] {
-                    try db.execute(sql: """
-                        CREATE TRIGGER "\(table)_sealed_\(operation.lowercased())" BEFORE \(operation) ON "\(table)"
-                        WHEN EXISTS (SELECT 1 FROM seal) BEGIN SELECT RAISE(ABORT, 'store_sealed'); END
-                        """)
-                }
+            for table in ["entities", "http_cache", "outbox", "dead_letters", "conflicts", "settings", "downloads"] {
+                try sealTriggers(db, on: table)
             }
         }
+        migrator.registerMigration("v5-queued-writes") { db in try moveOutboxToQueuedWrites(db) }
         return migrator
     }
 
     /// Every table of the user's data, which a sealed store refuses to change. A migration that
-    /// adds a table adds its triggers too.
-    static let sealedTables = ["entities", "http_cache", "outbox", "dead_letters", "conflicts", "settings", "downloads"]
+    /// adds a table adds its triggers too (``sealTriggers(_:on:)``).
+    static let sealedTables = ["entities", "http_cache", "queued_writes", "settings", "downloads"]
+
+    /// Makes `table` refuse every change once the store is sealed.
+    private static func sealTriggers(_ db: Database, on table: String) throws {
+        for operation in ["INSERT", "UPDATE", "DELETE"] {
+            try db.execute(sql: """
+                CREATE TRIGGER "\(table)_sealed_\(operation.lowercased())" BEFORE \(operation) ON "\(table)"
+                WHEN EXISTS (SELECT 1 FROM seal) BEGIN SELECT RAISE(ABORT, 'store_sealed'); END
+                """)
+        }
+    }
+
+    /// One table for every write the outbox holds, whatever its state (``QueuedWrite``): the rows
+    /// of `outbox` (queued), `dead_letters` and `conflicts` move into `queued_writes` with their
+    /// ids (their places in the queue), keys and dates, and the three tables are dropped. Ids stay
+    /// unique and are never reused: a dead letter or a conflict left the outbox under its id, and
+    /// the new table's id sequence continues the outbox's. The migrator runs it in one transaction.
+    private static func moveOutboxToQueuedWrites(_ db: Database) throws {
+        try db.create(table: "queued_writes") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("state", .text).notNull().defaults(to: "queued")
+                .check(sql: "state IN ('queued', 'in_flight', 'dead_letter', 'conflict')")
+            t.column("resource", .text).notNull().indexed()
+            t.column("operation", .text).notNull()
+            t.column("method", .text).notNull()
+            t.column("path", .text).notNull()
+            t.column("body", .blob)
+            t.column("base_version", .integer)
+            t.column("base_json", .blob)
+            t.column("idempotency_key", .text).notNull().unique()
+            t.column("created_at", .datetime).notNull()
+            t.column("attempts", .integer).notNull().defaults(to: 0)
+            t.column("next_attempt_at", .datetime)
+            t.column("last_error", .text)
+            // A dead letter: when and why the server refused it.
+            t.column("failed_at", .datetime)
+            t.column("reason", .text)
+            t.column("status", .integer)
+            t.column("problem", .blob)
+            // A conflict: the server's state when it was detected.
+            t.column("server_version", .integer)
+            t.column("server_json", .blob)
+            t.column("detected_at", .datetime)
+            t.check(sql: "state <> 'dead_letter' OR (failed_at IS NOT NULL AND reason IS NOT NULL)")
+            t.check(sql: "state <> 'conflict' OR detected_at IS NOT NULL")
+        }
+        // The outbox's id sequence goes on: an id the app was given (a sent write, a discarded
+        // dead letter) never names another write.
+        try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) SELECT 'queued_writes', seq FROM sqlite_sequence WHERE name = 'outbox'")
+        let write = "resource, operation, method, path, body, base_version, base_json, idempotency_key, created_at"
+        try db.execute(sql: """
+            INSERT INTO queued_writes (id, state, \(write), attempts, next_attempt_at, last_error)
+            SELECT id, 'queued', \(write), attempts, next_attempt_at, last_error FROM outbox ORDER BY id
+            """)
+        // A dead letter or a conflict was sent at least once: counted as attempted, so no later
+        // write is merged into it. An id already taken (only a hand-edited store has one) gets a new one.
+        try db.execute(sql: """
+            INSERT INTO queued_writes (id, state, \(write), attempts, failed_at, reason, status, problem)
+            SELECT CASE WHEN id IN (SELECT id FROM queued_writes) THEN NULL ELSE id END, 'dead_letter', \(write), 1,
+                failed_at, reason, status, problem
+            FROM dead_letters ORDER BY id
+            """)
+        try db.execute(sql: """
+            INSERT INTO queued_writes (id, state, \(write), attempts, server_version, server_json, detected_at)
+            SELECT CASE WHEN id IN (SELECT id FROM queued_writes) THEN NULL ELSE id END, 'conflict', \(write), 1,
+                server_version, server_json, detected_at
+            FROM conflicts ORDER BY id
+            """)
+        for table in ["outbox", "dead_letters", "conflicts"] {
+            try db.drop(table: table)
+        }
+        try sealTriggers(db, on: "queued_writes")
+    }
 }

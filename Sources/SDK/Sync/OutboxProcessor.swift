@@ -123,10 +123,15 @@ struct OutboxProcessor: Sendable {
             return .retryLater(reason)
         case .deadLetter(let reason, let prerequisite):
             do {
-                let moved = try await store.deadLetter(
-                    item, reason: reason, status: response?.statusCode, problem: response?.body, at: now,
-                    unlessCreationQueuedFor: prerequisite)
-                return moved ? .deadLettered : .waitsForPrerequisite
+                let settled = try await store.settle(
+                    item,
+                    .deadLetter(reason: reason, status: response?.statusCode, problem: response?.body, unlessCreationQueuedFor: prerequisite),
+                    at: now)
+                switch settled {
+                case .deadLetter: return .deadLettered
+                case nil: return .gone
+                case .queued, .inFlight, .conflict: return .waitsForPrerequisite
+                }
             } catch {
                 return .retryLater(.store)
             }
@@ -138,7 +143,7 @@ struct OutboxProcessor: Sendable {
         do {
             // Settled even when the drain was cancelled while this request was on the wire, so
             // the write is not sent again.
-            try await store.settle(item, answer: response.body, at: now, droppingResponses: stale)
+            try await store.settle(item, .delivered(answer: response.body, droppingResponses: stale), at: now)
             cache.forgetInMemory(keyPrefixes: stale)
             return .sent
         } catch {
@@ -163,13 +168,13 @@ struct OutboxProcessor: Sendable {
         do {
             switch resolution {
             case .acceptServer:
-                try await store.acceptServerState(for: item, serverJson: serverJson, at: now)
+                try await store.settle(item, .acceptServer(json: serverJson), at: now)
                 return .sent
             case .resend(let body, let version):
-                try await store.rebase(item, body: body, version: version, serverJson: serverJson)
+                try await store.settle(item, .resend(body: body, version: version, serverJson: serverJson), at: now)
                 return .resend
             case .park:
-                try await store.park(item, serverVersion: serverVersion, serverJson: serverJson, at: now)
+                try await store.settle(item, .conflict(serverVersion: serverVersion, serverJson: serverJson), at: now)
                 return .parked
             }
         } catch {
@@ -188,6 +193,6 @@ struct OutboxProcessor: Sendable {
     }
 
     private func scheduleRetry(_ item: OutboxItem, after delay: Duration, error: String) async {
-        try? await store.reschedule(item, at: environment.now().addingTimeInterval(delay.timeInterval), error: error)
+        _ = try? await store.settle(item, .retry(at: environment.now().addingTimeInterval(delay.timeInterval), error: error), at: environment.now())
     }
 }

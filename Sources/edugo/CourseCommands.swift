@@ -117,7 +117,7 @@ struct ProgressCommand: AsyncParsableCommand {
         func run(in session: CommandSession) async throws {
             let progress = try await session.progress.lessons(courseID: course)
             let pending = try await session.engine.outbox.pending().filter {
-                if case .progress(course, _) = $0.resource { true } else { false }
+                $0.resource.type == .progress && $0.resource.courseID == course
             }.count
             try requireCached(progress.fetchedAt, isEmpty: progress.value.isEmpty, stale: session.stale, what: "progress")
             if global.json {

@@ -71,7 +71,7 @@ import Testing
         try await withTemporaryDirectory { root in
             try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
                 let url = server.baseURL
-                let policy = ConflictPolicy(progress: strategy, profile: strategy, other: .serverWins)
+                let policy = ConflictPolicy([.progress: strategy, .profile: strategy, .enrollment: .serverWins])
                 let deviceA = makeEduGoClient(server: url, directory: root.appendingPathComponent("a"), policy: policy)
                 let deviceB = makeEduGoClient(server: url, directory: root.appendingPathComponent("b"), policy: policy)
                 let a = try await deviceA.signIn(email: Demo.studentEmail, password: Demo.studentPassword)

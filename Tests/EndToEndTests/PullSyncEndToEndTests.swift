@@ -118,7 +118,7 @@ import Testing
                 $0.changeRetention = .seconds(3600)
             }
             let learner = try await makeEduGoClient(
-                server: server.baseURL, directory: root, policy: ConflictPolicy(profile: .manual)
+                server: server.baseURL, directory: root, policy: ConflictPolicy([.profile: .manual])
             ).signIn(email: Demo.studentEmail, password: Demo.studentPassword)
             _ = await learner.engine.syncNow()
             let enrolled = try await learner.enrollment.enrolledCourseIDs().value.sorted()

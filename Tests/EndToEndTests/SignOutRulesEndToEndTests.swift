@@ -65,7 +65,7 @@ import Testing
 
                 // Given a learner who settles conflicts by hand, and another device recording the
                 // same lesson first
-                let client = makeEduGoClient(server: url, directory: root, policy: ConflictPolicy(progress: .manual))
+                let client = makeEduGoClient(server: url, directory: root, policy: ConflictPolicy([.progress: .manual]))
                 let session = try await client.signIn(email: Demo.studentEmail, password: Demo.studentPassword)
                 #expect(try await session.engine.refresh(.progress(courseID: courseID)) == nil)
                 let _: LessonProgress = try await view.execute(

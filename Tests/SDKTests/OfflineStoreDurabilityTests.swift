@@ -57,7 +57,7 @@ import Testing
         try await withTemporaryDirectory { directory in
             // Given a refused write and a parked conflict
             let harness = try await OfflineHarness(
-                store: try open(directory), policy: ConflictPolicy(profile: .manual))
+                store: try open(directory), policy: ConflictPolicy([.profile: .manual]))
             harness.routes.on(.post, "/v1/courses/gone/enrollment", .response(.problem(404, code: "not_found")))
             harness.routes.on(
                 .patch, "/v1/users/me", OfflineFixture.versionConflict(current: OfflineFixture.user(lastName: "B", version: 2), version: 2))

@@ -211,13 +211,13 @@ import Testing
         let harness = try await Self.harnessAtFirstCursor()
         harness.routes.on(.get, "/v1/sync/changes", Self.page([Self.upsert("course", "b", course: "b", Self.course("b"))], cursor: "c1"))
 
-        for job in [RefreshJob.courses, .enrollments, .lessons(courseID: "a"), .progress(courseID: "a"), .profile] {
+        for job in [RefreshJob.courses, .enrollments, .lessons(courseID: "a"), .progress(courseID: "a"), .profile, .changes(.lesson)] {
             #expect(try await harness.engine.refresh(job) == nil)
         }
 
         let paths = Set(harness.transport.requests.map(\.url.path))
         #expect(paths == ["/v1/sync/changes"])
-        #expect(Self.cursors(harness).dropFirst() == ["c0", "c1", "c1", "c1", "c1"])
+        #expect(Self.cursors(harness).dropFirst() == ["c0", "c1", "c1", "c1", "c1", "c1"])
         #expect(try await harness.courses.list().value.map(\.id).sorted() == ["a", "b"])
     }
 }

@@ -55,7 +55,7 @@ import Testing
     @Test("keep mine puts the parked write back before the resource's newer writes")
     func keptConflictKeepsItsPlace() async throws {
         // Given a progress write parked as a conflict, and a newer write of the lesson queued since
-        let harness = try await OfflineHarness(policy: ConflictPolicy(progress: .manual))
+        let harness = try await OfflineHarness(policy: ConflictPolicy([.progress: .manual]))
         harness.routes.on(
             .put, OfflineHarness.progressPath,
             OfflineFixture.versionConflict(current: OfflineFixture.progress(watched: 300, version: 2), version: 2))

@@ -30,7 +30,7 @@ import Testing
 
     @Test("a progress key of one course never shares the prefix of another's")
     func prefixesAreExact() {
-        let prefix = ResourceKey.progressPrefix(course: "c")
+        let prefix = ResourceKey.prefix(.progress, ids: ["c"])
         #expect(ResourceKey.progress(course: "c", lesson: "l").description.hasPrefix(prefix))
         #expect(!ResourceKey.progress(course: "c/d", lesson: "l").description.hasPrefix(prefix))
     }

@@ -13,7 +13,7 @@ import Testing
     /// A harness with lesson-1 cached at version 1 (watched 60 s) and a local write of 120 s,
     /// completed, queued on top of it; the server answers the first PUT with a conflict.
     private func makeHarness(progress strategy: ConflictStrategy, then answers: StubOutcome...) async throws -> OfflineHarness {
-        let harness = try await OfflineHarness(policy: ConflictPolicy(progress: strategy))
+        let harness = try await OfflineHarness(policy: ConflictPolicy([.progress: strategy]))
         try await harness.seedProgress(OfflineFixture.progress(watched: 60, version: 1))
         let outcomes = [OfflineFixture.versionConflict(current: Self.server, version: 2)] + answers
         harness.routes.on(.put, Self.path, handler: Self.script(outcomes))

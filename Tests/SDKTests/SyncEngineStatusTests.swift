@@ -42,7 +42,7 @@ import Testing
     @Test("dead letters and parked conflicts are counted, and nothing is left pending")
     func deadLettersAndConflictsCounted() async throws {
         // Given a write the server refuses and one that conflicts under the manual strategy
-        let harness = try await OfflineHarness(policy: ConflictPolicy(progress: .manual))
+        let harness = try await OfflineHarness(policy: ConflictPolicy([.progress: .manual]))
         harness.routes.on(.post, "/v1/courses/course-2/enrollment", .response(.problem(404, code: "not_found")))
         harness.routes.on(.put, Self.path, OfflineFixture.versionConflict(current: OfflineFixture.progress(watched: 9, version: 4), version: 4))
         try await harness.seedProgress(OfflineFixture.progress(watched: 1, version: 3))

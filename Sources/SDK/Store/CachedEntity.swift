@@ -8,11 +8,8 @@ struct CachedEntity: Codable, Sendable, Equatable, FetchableRecord, PersistableR
     static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
     static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
-    enum Kind: String, Codable, Sendable {
-        case course, lesson, enrollment, progress, profile
-    }
-
-    var kind: Kind
+    /// The kind of resource, its descriptor's ``SyncedResource/type``.
+    var kind: ResourceType
     var id: String
     var parentId: String?
     var sortKey: String
@@ -43,10 +40,13 @@ struct CachedEntity: Codable, Sendable, Equatable, FetchableRecord, PersistableR
     }
 
     static func make<T: Encodable>(
-        _ value: T, kind: Kind, id: String, parentID: String? = nil, sortKey: String = "", version: Int?, at date: Date
+        _ value: T, kind: ResourceType, id: String, parentID: String? = nil, sortKey: String = "", version: Int?, at date: Date
     ) throws -> CachedEntity {
         CachedEntity(
             kind: kind, id: id, parentId: parentID, sortKey: sortKey, json: try JSONCoding.encoder.encode(value),
             version: version, fetchedAt: date)
     }
 }
+
+/// A resource type is stored as its name.
+extension ResourceType: DatabaseValueConvertible {}

@@ -1,43 +1,46 @@
 import Foundation
 import GRDB
 
-/// Writes server answers into the local entity cache, by the resource they answer for.
+/// Writes server answers into the local entity cache, by the resource they answer for: generic
+/// over the resource descriptors.
 enum LocalCache {
-    /// Where `resource`'s versioned server state is cached (its entity's kind and id): what a
-    /// write to it is based on. `nil` for enrollments, which have no version.
-    static func versionedEntity(of resource: ResourceKey) -> (kind: CachedEntity.Kind, id: String)? {
-        switch resource {
-        case .progress(let course, let lesson): (ProgressResource.kind, ProgressResource.entityID(id: lesson, courseID: course))
-        case .profile: (ProfileResource.kind, ProfileResource.entityID(id: "", courseID: nil))
-        case .enrollment: nil
-        }
+    /// The cached versioned server state of `resource`: what a write to it is based on. `nil`
+    /// when nothing is cached or the resource has no version (an enrollment).
+    static func base(_ db: Database, of resource: ResourceKey) throws -> CachedEntity? {
+        guard let descriptor = resource.descriptor,
+            let entity = try LocalView.entity(db, kind: descriptor.type, id: descriptor.entityID(of: resource)),
+            entity.version != nil
+        else { return nil }
+        return entity
     }
 
-    /// Stores `json`, the server's state of `resource`, as its cached entity (or removes a left
-    /// enrollment).
+    /// Stores `json`, the server's state of `resource`, as its cached entity (or removes it when
+    /// the write deleted it).
     ///
     /// - Returns: the version the server gave the resource, `nil` for an unversioned one or an
     ///   answer that is not its representation.
     @discardableResult
     static func apply(_ db: Database, resource: ResourceKey, operation: OutboxItem.Operation, json: Data?, at now: Date) throws -> Int? {
-        switch resource {
-        case .progress(let course, let lesson):
-            guard let json, let progress = try? JSONCoding.decoder.decode(LessonProgress.self, from: json) else { return nil }
-            guard progress.lessonId == lesson else { return nil }
-            try ProgressResource.entity(progress, courseID: course, at: now).store(db)
-            return progress.version
-        case .profile:
-            guard let json, let user = try? JSONCoding.decoder.decode(User.self, from: json) else { return nil }
-            try ProfileResource.entity(user, courseID: nil, at: now).store(db)
-            return user.version
-        case .enrollment(let course):
-            if operation == .delete {
-                _ = try CachedEntity.deleteOne(
-                    db, key: ["kind": EnrollmentResource.kind.rawValue, "id": EnrollmentResource.entityID(id: course, courseID: course)])
-            } else if let json, let enrollment = try? JSONCoding.decoder.decode(Enrollment.self, from: json) {
-                try EnrollmentResource.entity(enrollment, courseID: course, at: now).store(db)
-            }
+        guard let descriptor = resource.descriptor else { return nil }
+        return try apply(db, descriptor, resource: resource, operation: operation, json: json, at: now)
+    }
+
+    /// ``apply(_:resource:operation:json:at:)`` for a resource of `Resource`.
+    @discardableResult
+    static func apply<Resource: SyncedResource>(
+        _ db: Database, _ descriptor: Resource.Type, resource: ResourceKey, operation: OutboxItem.Operation, json: Data?,
+        at now: Date
+    ) throws -> Int? {
+        let id = Resource.entityID(of: resource)
+        if operation == .delete {
+            _ = try CachedEntity.deleteOne(db, key: ["kind": Resource.type.rawValue, "id": id])
             return nil
         }
+        // An answer that is not the resource's representation (or is another resource's) is not cached.
+        guard let json, let value = try? JSONCoding.decoder.decode(Resource.Wire.self, from: json),
+            let entity = try? Resource.entity(value, courseID: Resource.courseID(of: resource), at: now), entity.id == id
+        else { return nil }
+        try entity.store(db)
+        return entity.version
     }
 }

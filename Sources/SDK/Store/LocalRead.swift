@@ -2,7 +2,9 @@ import Foundation
 import GRDB
 
 /// One read of the local store, named for what it reads: run once (``OfflineStore/read(_:)``) or
-/// observed (``OfflineStore/observe(_:)``). The repositories say what they need; the SQL stays here.
+/// observed (``OfflineStore/observe(_:)``). The repositories say what they need; each resource's
+/// descriptor names its reads (`LocalRead.progress(courseID:now:)` …) on top of the generic ones
+/// below; the SQL stays in `Store/`.
 struct LocalRead<Value: Sendable & Equatable>: Sendable {
     let fetch: @Sendable (Database) throws -> Value
 
@@ -12,37 +14,31 @@ struct LocalRead<Value: Sendable & Equatable>: Sendable {
     }
 }
 
-extension LocalRead<Cached<[Course]>> {
-    /// The cached courses, newest first, of one category and matching a search when given.
-    static func courses(category: String?, matching query: String? = nil) -> Self {
-        Self { db in try LocalView.courses(db, category: category, query: query) }
+extension SyncedResource {
+    /// Every cached value of this resource (under `parentID` when given), in its sort order.
+    static func localValues(parentID: String? = nil) -> LocalRead<Cached<[Wire]>> {
+        LocalRead { db in try LocalView.values(db, Self.self, parentID: parentID, writesUnder: nil, now: .distantPast) }
     }
-}
 
-extension LocalRead<Cached<Course>?> {
-    /// One cached course.
-    static func course(id: String) -> Self { Self { db in try LocalView.course(db, id: id) } }
-}
+    /// Every cached value of this resource (under `parentID` when given), with the writes queued
+    /// under the key prefix `prefix` laid over them; a value with only queued writes starts from
+    /// the descriptor's placeholder dated `now`.
+    static func localValues(
+        parentID: String? = nil, writesUnder prefix: String, now: @escaping @Sendable () -> Date
+    ) -> LocalRead<Cached<[Wire]>> {
+        LocalRead { db in try LocalView.values(db, Self.self, parentID: parentID, writesUnder: prefix, now: now()) }
+    }
 
-extension LocalRead<Cached<[Lesson]>> {
-    /// A course's cached lessons in order.
-    static func lessons(courseID: String) -> Self { Self { db in try LocalView.lessons(db, courseID: courseID) } }
-}
+    /// The cached value with entity id `id`, with the writes queued under `key` laid over it;
+    /// `nil` when it was never cached (or a queued write deletes it).
+    static func localValue(id: String, writes key: ResourceKey? = nil) -> LocalRead<Cached<Wire>?> {
+        LocalRead { db in try LocalView.value(db, Self.self, id: id, writes: key) }
+    }
 
-extension LocalRead<Cached<Set<String>>> {
-    /// The enrolled course ids, queued enrollments and departures included.
-    static var enrolledCourseIDs: Self { Self { db in try LocalView.enrolledCourseIDs(db) } }
-}
-
-extension LocalRead<Cached<User>?> {
-    /// The profile with queued edits; `nil` before it was ever fetched.
-    static var profile: Self { Self { db in try LocalView.profile(db) } }
-}
-
-extension LocalRead<Cached<[LessonProgress]>> {
-    /// The progress of a course's lessons, queued writes included.
-    static func progress(courseID: String, now: @escaping @Sendable () -> Date) -> Self {
-        Self { db in try LocalView.progress(db, courseID: courseID, now: now()) }
+    /// The ids of the cached entities of this resource, with the ones queued writes create added
+    /// and the ones they delete removed.
+    static func localIDs() -> LocalRead<Cached<Set<String>>> {
+        LocalRead { db in try LocalView.ids(db, Self.self, writesUnder: ResourceKey.prefix(type, ids: [])) }
     }
 }
 

@@ -2,111 +2,110 @@ import Foundation
 import GRDB
 
 /// Reads the local view of cached entities: the server's last state with pending outbox writes
-/// laid over it, in order. What the repositories return and observe.
+/// laid over it, in order. Generic over the resource descriptors: what the repositories return
+/// and observe, through ``LocalRead``.
 enum LocalView {
-    static func courses(_ db: Database, category: String?, query: String?) throws -> Cached<[Course]> {
-        let entities = try entities(db, kind: .course)
-        var courses = try entities.map { try $0.decode(Course.self) }
-        if let category { courses = courses.filter { $0.category == category } }
-        if let query, !query.isEmpty {
-            let needle = fold(query)
-            courses = courses.filter { fold($0.title + " " + $0.description).contains(needle) }
-        }
-        return Cached(value: courses, hasPendingWrites: false, fetchedAt: entities.map(\.fetchedAt).min())
+    /// A queued write as the local view lays it over the server's state.
+    struct Write {
+        var key: ResourceKey
+        var operation: OutboxItem.Operation
+        var body: Data?
     }
 
-    static func course(_ db: Database, id: String) throws -> Cached<Course>? {
-        guard let entity = try entity(db, kind: .course, id: id) else { return nil }
-        return Cached(value: try entity.decode(Course.self), hasPendingWrites: false, fetchedAt: entity.fetchedAt)
-    }
-
-    static func lessons(_ db: Database, courseID: String) throws -> Cached<[Lesson]> {
-        let entities = try entities(db, kind: .lesson, parentID: courseID)
-        return Cached(
-            value: try entities.map { try $0.decode(Lesson.self) }, hasPendingWrites: false,
-            fetchedAt: entities.map(\.fetchedAt).min())
-    }
-
-    static func enrolledCourseIDs(_ db: Database) throws -> Cached<Set<String>> {
-        let entities = try entities(db, kind: .enrollment)
-        var ids = Set(entities.map(\.id))
-        let pending = try pending(db, prefix: "enrollment/")
-        for item in pending {
-            guard case .enrollment(let course) = item.resource else { continue }
-            if item.operation == .delete { ids.remove(course) } else { ids.insert(course) }
-        }
-        return Cached(value: ids, hasPendingWrites: !pending.isEmpty, fetchedAt: entities.map(\.fetchedAt).min())
-    }
-
-    static func profile(_ db: Database) throws -> Cached<User>? {
-        let server = try entity(db, kind: .profile, id: "me")
-        let pending = try QueuedWrite.pending.filter(QueuedWrite.Columns.resource == ResourceKey.profile.description)
-            .fetchAll(db).map { try $0.item() }
-        guard let server, let json = overlay(server.json, pending) else { return nil }
-        return Cached(
-            value: try JSONCoding.decoder.decode(User.self, from: json), hasPendingWrites: !pending.isEmpty,
-            fetchedAt: server.fetchedAt)
-    }
-
-    /// The progress of every lesson of `courseID` with a record or a queued write; a lesson with
-    /// only queued writes starts from an empty record dated `now`.
-    static func progress(_ db: Database, courseID: String, now: Date) throws -> Cached<[LessonProgress]> {
-        let entities = try entities(db, kind: .progress, parentID: courseID)
-        let pending = try pending(db, prefix: ResourceKey.progressPrefix(course: courseID))
-        var byLesson: [String: Data] = [:]
-        for entity in entities { byLesson[entity.sortKey] = entity.json }
-        var lessonIDs = entities.map(\.sortKey)
-        var itemsByLesson: [String: [OutboxItem]] = [:]
-        for item in pending {
-            guard case .progress(_, let lesson) = item.resource else { continue }
-            itemsByLesson[lesson, default: []].append(item)
-            if byLesson[lesson] == nil && !lessonIDs.contains(lesson) {
-                lessonIDs.append(lesson)
-                byLesson[lesson] = JSONObject.encode([
-                    "lesson_id": lesson, "completed": false, "completed_at": NSNull(), "watched_seconds": 0, "version": 0,
-                    "updated_at": ISO8601DateFormatter().string(from: now),
-                ])
+    static func values<Resource: SyncedResource>(
+        _ db: Database, _ resource: Resource.Type, parentID: String?, writesUnder prefix: String?, now: Date
+    ) throws -> Cached<[Resource.Wire]> {
+        let entities = try entities(db, kind: Resource.type, parentID: parentID)
+        let writes = try prefix.map { try queued(db, prefix: $0) } ?? []
+        var order = entities.map(\.id)
+        var server: [String: Data] = [:]
+        for entity in entities { server[entity.id] = entity.json }
+        var writesByID: [String: [Write]] = [:]
+        for write in writes {
+            let id = Resource.entityID(of: write.key)
+            if writesByID[id] == nil, server[id] == nil, let placeholder = Resource.placeholder(for: write.key, at: now) {
+                order.append(id)
+                server[id] = placeholder
             }
+            writesByID[id, default: []].append(write)
         }
-        let values = try lessonIDs.compactMap { lesson -> LessonProgress? in
-            guard let json = overlay(byLesson[lesson], itemsByLesson[lesson] ?? []) else { return nil }
-            return try JSONCoding.decoder.decode(LessonProgress.self, from: json)
+        let values = try order.compactMap { id -> Resource.Wire? in
+            guard let json = overlay(server[id], writesByID[id] ?? []) else { return nil }
+            return try JSONCoding.decoder.decode(Resource.Wire.self, from: json)
         }
-        return Cached(value: values, hasPendingWrites: !pending.isEmpty, fetchedAt: entities.map(\.fetchedAt).min())
+        return Cached(value: values, hasPendingWrites: !writes.isEmpty, fetchedAt: entities.map(\.fetchedAt).min())
     }
 
-    /// The queued items whose stored resource starts with `prefix` (exactly, as a range of the
-    /// resource's index: ``PrefixRange``), in queue order.
-    static func pending(_ db: Database, prefix: String) throws -> [OutboxItem] {
+    static func value<Resource: SyncedResource>(
+        _ db: Database, _ resource: Resource.Type, id: String, writes key: ResourceKey?
+    ) throws -> Cached<Resource.Wire>? {
+        guard let entity = try entity(db, kind: Resource.type, id: id) else { return nil }
+        let writes = try key.map { try queued(db, key: $0) } ?? []
+        guard let json = overlay(entity.json, writes) else { return nil }
+        return Cached(
+            value: try JSONCoding.decoder.decode(Resource.Wire.self, from: json), hasPendingWrites: !writes.isEmpty,
+            fetchedAt: entity.fetchedAt)
+    }
+
+    static func ids<Resource: SyncedResource>(_ db: Database, _ resource: Resource.Type, writesUnder prefix: String) throws -> Cached<Set<String>> {
+        let entities = try entities(db, kind: Resource.type)
+        var ids = Set(entities.map(\.id))
+        let writes = try queued(db, prefix: prefix)
+        for write in writes {
+            let id = Resource.entityID(of: write.key)
+            if write.operation == .delete { ids.remove(id) } else { ids.insert(id) }
+        }
+        return Cached(value: ids, hasPendingWrites: !writes.isEmpty, fetchedAt: entities.map(\.fetchedAt).min())
+    }
+
+    /// The condition of the writes the view lays over the server's state: queued or in flight, not
+    /// dead letters or conflicts.
+    private static let pending = QueuedWrite.State.pendingSQL
+
+    /// The queued writes whose stored key starts with `prefix` (exactly, as a range of the key's
+    /// index: ``PrefixRange``), in queue order.
+    static func queued(_ db: Database, prefix: String) throws -> [Write] {
         let range = PrefixRange(column: "resource", prefix: prefix)
-        return try QueuedWrite
-            .fetchAll(
-                db, sql: "SELECT * FROM queued_writes WHERE \(range.sql) AND \(QueuedWrite.State.pendingSQL) ORDER BY id",
-                arguments: range.arguments)
-            .map { try $0.item() }
+        return try queued(
+            db, sql: "SELECT resource, operation, body FROM queued_writes WHERE \(range.sql) AND \(pending) ORDER BY id",
+            arguments: range.arguments)
     }
 
-    /// `server` with the bodies of `items` merged over it; `nil` when the last item deletes.
-    static func overlay(_ server: Data?, _ items: [OutboxItem]) -> Data? {
+    /// The queued writes of `key`, in queue order.
+    static func queued(_ db: Database, key: ResourceKey) throws -> [Write] {
+        try queued(
+            db, sql: "SELECT resource, operation, body FROM queued_writes WHERE resource = ? AND \(pending) ORDER BY id",
+            arguments: [key.description])
+    }
+
+    private static func queued(_ db: Database, sql: String, arguments: StatementArguments) throws -> [Write] {
+        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            let text: String = try row.decode(forColumn: "resource")
+            let operation: String = try row.decode(forColumn: "operation")
+            guard let key = ResourceKey.parse(text), let parsed = OutboxItem.Operation(rawValue: operation) else {
+                throw StoreRowError.unreadable(table: "queued_writes", resource: text)
+            }
+            return Write(key: key, operation: parsed, body: try row.decode(forColumn: "body"))
+        }
+    }
+
+    /// `server` with the bodies of `writes` merged over it; `nil` when the last write deletes.
+    static func overlay(_ server: Data?, _ writes: [Write]) -> Data? {
         var current = server
-        for item in items {
-            if item.operation == .delete { current = nil; continue }
-            current = JSONObject.merge(current ?? Data("{}".utf8), item.body)
+        for write in writes {
+            if write.operation == .delete { current = nil; continue }
+            current = JSONObject.merge(current ?? Data("{}".utf8), write.body)
         }
         return current
     }
 
-    static func entities(_ db: Database, kind: CachedEntity.Kind, parentID: String? = nil) throws -> [CachedEntity] {
+    static func entities(_ db: Database, kind: ResourceType, parentID: String? = nil) throws -> [CachedEntity] {
         var request = CachedEntity.filter(CachedEntity.Columns.kind == kind.rawValue)
         if let parentID { request = request.filter(CachedEntity.Columns.parentId == parentID) }
         return try request.order(CachedEntity.Columns.sortKey, CachedEntity.Columns.id).fetchAll(db)
     }
 
-    static func entity(_ db: Database, kind: CachedEntity.Kind, id: String) throws -> CachedEntity? {
+    static func entity(_ db: Database, kind: ResourceType, id: String) throws -> CachedEntity? {
         try CachedEntity.fetchOne(db, key: ["kind": kind.rawValue, "id": id])
-    }
-
-    private static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 }

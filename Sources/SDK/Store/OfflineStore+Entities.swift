@@ -16,16 +16,34 @@ extension OfflineStore {
         }
     }
 
-    /// Removes a course the server no longer has from the local view, with its lessons and
-    /// progress; queued writes stay in the outbox, where they settle on their own.
+    /// Removes a course the server no longer has from the local view, with what goes with it (its
+    /// lessons, the learner's progress and enrollment in it); queued writes stay in the outbox,
+    /// where they settle on their own.
     func forgetCourse(_ courseID: String) async throws {
         try await writer.write { db in
-            try CachedEntity.filter(CachedEntity.Columns.kind == CachedEntity.Kind.course.rawValue && CachedEntity.Columns.id == courseID)
+            try CachedEntity.filter(CachedEntity.Columns.kind == CourseResource.type.rawValue && CachedEntity.Columns.id == courseID)
                 .deleteAll(db)
-            try CachedEntity.filter(
-                [CachedEntity.Kind.lesson.rawValue, CachedEntity.Kind.progress.rawValue].contains(CachedEntity.Columns.kind)
-                    && CachedEntity.Columns.parentId == courseID
-            ).deleteAll(db)
+            _ = try Self.removeDependents(db, ofCourse: courseID)
         }
+    }
+
+    /// Removes the cached entities that go with the course `courseID` (each descriptor's
+    /// ``SyncedResource/removedWithCourse``).
+    ///
+    /// - Returns: how many entities were removed.
+    static func removeDependents(_ db: Database, ofCourse courseID: String) throws -> Int {
+        var removed = 0
+        for descriptor in SyncedResources.all {
+            let column: String
+            switch descriptor.removedWithCourse {
+            case .none: continue
+            case .parent: column = "parent_id"
+            case .sameID: column = "id"
+            }
+            try db.cachedStatement(sql: "DELETE FROM entities WHERE kind = ? AND \(column) = ?")
+                .execute(arguments: [descriptor.type.rawValue, courseID])
+            removed += db.changesCount
+        }
+        return removed
     }
 }

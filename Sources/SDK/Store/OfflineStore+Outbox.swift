@@ -28,7 +28,7 @@ extension OfflineStore {
     func record(_ write: PendingWrite, key: String, at now: Date) async throws -> OutboxCounts {
         try await writer.write { db in
             var write = write
-            if let (kind, id) = LocalCache.versionedEntity(of: write.resource), let server = try LocalView.entity(db, kind: kind, id: id) {
+            if let server = try LocalCache.base(db, of: write.resource) {
                 write.baseVersion = server.version
                 write.baseJson = server.json
             }

@@ -44,7 +44,7 @@ extension OfflineStore {
             guard stored == expected else { return nil }
             var applied = 0
             if replacing {
-                let kinds = SyncedResources.kinds.map(\.rawValue)
+                let kinds = SyncedResources.types.map(\.rawValue)
                 try db.execute(
                     sql: "DELETE FROM entities WHERE kind IN (\(databaseQuestionMarks(count: kinds.count)))",
                     arguments: StatementArguments(kinds))
@@ -69,11 +69,7 @@ extension OfflineStore {
                         .execute(arguments: [kind.rawValue, change.entityID])
                     applied += db.changesCount
                     if change.cascades {
-                        try db.cachedStatement(sql: """
-                            DELETE FROM entities WHERE (kind IN ('lesson', 'progress') AND parent_id = ?)
-                            OR (kind = 'enrollment' AND id = ?)
-                            """).execute(arguments: [change.entityID, change.entityID])
-                        applied += db.changesCount
+                        applied += try Self.removeDependents(db, ofCourse: change.entityID)
                     }
                 }
             }

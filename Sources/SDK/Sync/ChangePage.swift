@@ -21,7 +21,7 @@ struct PulledChange: Decodable, Sendable {
         case ignore
     }
 
-    var kind: CachedEntity.Kind?
+    var kind: ResourceType?
     var entityID: String
     var courseID: String?
     /// Whether a deletion takes the entities that hang off this one.
@@ -41,32 +41,42 @@ struct PulledChange: Decodable, Sendable {
         let type = try container.decode(String.self, forKey: .type)
         let id = try container.decode(String.self, forKey: .id)
         let courseID = try container.decodeIfPresent(String.self, forKey: .courseId)
-        self.courseID = courseID
-        guard let descriptor = SyncedResources.descriptor(wireType: type) else {
-            (kind, entityID, cascades, resource, action, announced) = (nil, id, false, nil, .ignore, nil)
+        guard let descriptor = SyncedResources.descriptor(of: ResourceType(rawValue: type)) else {
+            (kind, entityID, self.courseID, cascades, resource, action, announced) = (nil, id, courseID, false, nil, .ignore, nil)
             return
         }
-        kind = descriptor.kind
-        entityID = descriptor.entityID(id: id, courseID: courseID)
-        cascades = descriptor.cascades
-        resource = descriptor.resourceKey(id: id, courseID: courseID)
+        self = try Self.decode(descriptor, container, id: id, courseID: courseID)
+    }
+
+    private static func decode<Resource: SyncedResource>(
+        _ descriptor: Resource.Type, _ container: KeyedDecodingContainer<CodingKeys>, id: String, courseID: String?
+    ) throws -> PulledChange {
         switch try container.decode(String.self, forKey: .op) {
-        case "delete":
-            action = .delete
-            announced = RemoteChange(type: type, id: id, courseID: courseID, operation: .delete)
+        case "delete": return try PulledChange(descriptor, id: id, courseID: courseID, upserting: nil)
         case "upsert":
-            action = .upsert(try Self.entity(descriptor, container, courseID: courseID))
-            announced = RemoteChange(type: type, id: id, courseID: courseID, operation: .upsert)
+            let value = try container.decode(Resource.Wire.self, forKey: .data)
+            return try PulledChange(descriptor, id: id, courseID: courseID, upserting: value)
         default:
-            action = .ignore
-            announced = nil
+            var change = try PulledChange(descriptor, id: id, courseID: courseID, upserting: nil)
+            (change.action, change.announced) = (.ignore, nil)
+            return change
         }
     }
 
-    private static func entity<Resource: SyncedResource>(
-        _ descriptor: Resource.Type, _ container: KeyedDecodingContainer<CodingKeys>, courseID: String?
-    ) throws -> CachedEntity {
-        let value = try container.decode(Resource.Wire.self, forKey: .data)
-        return try Resource.entity(value, courseID: courseID, at: .distantPast)
+    /// The change of the resource of `Resource` the feed names `id` (in `courseID`): an upsert of
+    /// `value`, or its deletion when `value` is `nil`.
+    init<Resource: SyncedResource>(_ descriptor: Resource.Type, id: String, courseID: String?, upserting value: Resource.Wire?) throws {
+        kind = Resource.type
+        entityID = Resource.entityID(id: id, courseID: courseID)
+        self.courseID = courseID
+        cascades = Resource.cascades
+        resource = Resource.resourceKey(id: id, courseID: courseID)
+        if let value {
+            action = .upsert(try Resource.entity(value, courseID: courseID, at: .distantPast))
+            announced = RemoteChange(type: Resource.type.rawValue, id: id, courseID: courseID, operation: .upsert)
+        } else {
+            action = .delete
+            announced = RemoteChange(type: Resource.type.rawValue, id: id, courseID: courseID, operation: .delete)
+        }
     }
 }

@@ -13,50 +13,40 @@ public enum ConflictStrategy: String, Sendable, Codable, CaseIterable {
     case manual
 }
 
-/// The strategy per resource kind. Defaults: progress and profile merge, everything else lets
-/// the server win.
+/// The strategy per kind of resource. A resource the policy names no strategy for uses its own
+/// default (its descriptor's): progress and profile merge, everything else lets the server win.
 public struct ConflictPolicy: Sendable, Equatable {
-    /// How a conflict on lesson progress is settled; `merge` by default, which keeps the
-    /// larger `watched_seconds` and any completion.
-    public var progress: ConflictStrategy
-    /// How a conflict on the user's profile is settled; `merge` by default, where the
-    /// learner's own edit wins a field both sides changed.
-    public var profile: ConflictStrategy
-    /// How a conflict on any other resource (today: enrollments) is settled; the server wins
-    /// by default.
-    public var other: ConflictStrategy
+    private var strategies: [ResourceType: ConflictStrategy]
 
-    /// A policy for ``EduGoClient``: pass only the strategies you want to differ from the defaults.
+    /// A policy for ``EduGoClient``: name only the resources whose strategy should differ from
+    /// their default.
     ///
     /// ```swift
-    /// let policy = ConflictPolicy(profile: .manual)  // let the user settle profile conflicts
+    /// let policy = ConflictPolicy([.profile: .manual])  // let the user settle profile conflicts
     /// ```
     ///
-    /// - Parameters:
-    ///   - progress: the strategy for lesson progress.
-    ///   - profile: the strategy for the user's profile.
-    ///   - other: the strategy for every other resource.
-    public init(progress: ConflictStrategy = .merge, profile: ConflictStrategy = .merge, other: ConflictStrategy = .serverWins) {
-        self.progress = progress
-        self.profile = profile
-        self.other = other
+    /// - Parameter strategies: the strategy of each kind of resource named.
+    public init(_ strategies: [ResourceType: ConflictStrategy] = [:]) {
+        self.strategies = strategies
+    }
+
+    /// The strategy for conflicts on resources of `type`: the one this policy names, or the
+    /// resource's default.
+    public subscript(type: ResourceType) -> ConflictStrategy {
+        get { strategies[type] ?? SyncedResources.descriptor(of: type)?.conflicts.strategy ?? .serverWins }
+        set { strategies[type] = newValue }
     }
 
     func strategy(for resource: ResourceKey) -> ConflictStrategy {
-        switch resource {
-        case .progress: progress
-        case .profile: profile
-        case .enrollment: other
-        }
+        self[resource.type]
     }
 }
 
 /// Decides the outcome of a conflict: a pure function of the strategy and three JSON objects.
 ///
-/// Progress merges by meaning when both sides changed a field: `watched_seconds` takes the
-/// larger value, `completed` is true if either side completed (the server keeps the earliest
-/// `completed_at`). Profile fields changed on both sides keep the local value: the learner's
-/// latest intent on their own profile.
+/// A merge follows the resource's rule (its descriptor's): a field changed on both sides keeps
+/// the local value — the learner's latest intent — unless the rule merges it by meaning (lesson
+/// progress keeps the larger `watched_seconds` and any completion).
 public enum ConflictResolver {
     /// What to do with the conflicting write.
     public enum Resolution: Equatable, Sendable {
@@ -68,12 +58,6 @@ public enum ConflictResolver {
         case park
     }
 
-    /// Members the server owns; never sent back.
-    static let serverOwned: Set<String> = [
-        "id", "version", "created_at", "updated_at", "completed_at", "email", "email_verified", "role", "course_id",
-        "user_id", "teacher_id", "lesson_count",
-    ]
-
     /// Settles one conflict: what to do with a write whose base version the server no longer has.
     ///
     /// It does no I/O, so the same inputs always give the same outcome; the ``SyncEngine``'s drains
@@ -81,7 +65,7 @@ public enum ConflictResolver {
     ///
     /// - Parameters:
     ///   - strategy: how conflicts on this kind of resource are settled (see ``ConflictPolicy``).
-    ///   - resource: the resource written; progress merges its fields by meaning.
+    ///   - resource: the resource written; a merge follows its rule.
     ///   - base: the server's JSON the write was based on (`nil` for a first write).
     ///   - local: the JSON body this client wanted to write.
     ///   - server: the server's current JSON.
@@ -91,6 +75,15 @@ public enum ConflictResolver {
     ///   for the `manual` strategy.
     public static func resolve(
         strategy: ConflictStrategy, resource: ResourceKey, base: Data?, local: Data?, server: Data?, serverVersion: Int
+    ) -> Resolution {
+        resolve(
+            strategy: strategy, rule: resource.descriptor?.conflicts ?? ConflictRule(), base: base, local: local, server: server,
+            serverVersion: serverVersion)
+    }
+
+    /// ``resolve(strategy:resource:base:local:server:serverVersion:)`` with the merge `rule` given.
+    static func resolve(
+        strategy: ConflictStrategy, rule: ConflictRule, base: Data?, local: Data?, server: Data?, serverVersion: Int
     ) -> Resolution {
         switch strategy {
         case .serverWins:
@@ -105,38 +98,25 @@ public enum ConflictResolver {
             let serverObject = JSONObject.decode(server) ?? [:]
             var merged: [String: Any] = [:]
             var differsFromServer = false
-            for (key, localValue) in localObject where !serverOwned.contains(key) || key == "lesson_id" {
+            for (key, localValue) in localObject where rule.sends(key) {
                 let serverValue = serverObject[key]
                 let localChanged = baseObject.map { !JSONObject.equal($0[key], localValue) } ?? true
-                // Without a base (a first progress write meeting another device's), both sides count
-                // as changed so progress still merges by meaning.
-                let serverChanged = baseObject.map { !JSONObject.equal($0[key], serverValue) }
-                    ?? resource.isProgress
+                // Without a base (a first write meeting another device's), both sides count as
+                // changed when the rule says so, so the fields still merge by meaning.
+                let serverChanged = baseObject.map { !JSONObject.equal($0[key], serverValue) } ?? rule.firstWritesMerge
                 let value: Any?
                 switch (localChanged, serverChanged) {
                 case (true, false): value = localValue
                 case (false, _): value = serverValue
-                case (true, true): value = bothChanged(resource: resource, key: key, local: localValue, server: serverValue)
+                case (true, true): value = rule.merge(key, local: localValue, server: serverValue)
                 }
                 if let value {
                     merged[key] = value
-                    if !JSONObject.equal(value, serverValue) && key != "lesson_id" { differsFromServer = true }
+                    if !JSONObject.equal(value, serverValue) && !rule.identity.contains(key) { differsFromServer = true }
                 }
             }
             guard differsFromServer else { return .acceptServer }
             return .resend(body: JSONObject.encode(merged), version: serverVersion)
-        }
-    }
-
-    private static func bothChanged(resource: ResourceKey, key: String, local: Any, server: Any?) -> Any? {
-        guard resource.isProgress else { return local }
-        switch key {
-        case "watched_seconds":
-            return max((local as? NSNumber)?.intValue ?? 0, (server as? NSNumber)?.intValue ?? 0)
-        case "completed":
-            return ((local as? Bool) ?? false) || ((server as? Bool) ?? false)
-        default:
-            return local
         }
     }
 }

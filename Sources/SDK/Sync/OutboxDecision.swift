@@ -10,7 +10,8 @@ enum OutboxDecision: Sendable, Equatable {
     case settle
     /// 409/412 `version_conflict`: the ``ConflictPolicy`` decides, on the server's version and state.
     case resolveConflict
-    /// 428 on a progress write: another device recorded the lesson first; fetch its record and merge.
+    /// 428 on a first write of a resource whose first writes merge (progress): another device
+    /// recorded it first; fetch its record and merge.
     case fetchAndMerge
     /// Stop the whole drain: the session is gone (every other write would meet the same refusal) or
     /// the server cannot be reached. The item stays queued, due again after `retryAfter` when given.
@@ -55,7 +56,7 @@ enum OutboxDecision: Sendable, Equatable {
             return .settle
         case 409 where code == "version_conflict", 412 where code == "version_conflict":
             return .resolveConflict
-        case 428 where resource.isProgress:
+        case 428 where resource.descriptor?.conflicts.firstWritesMerge == true:
             return .fetchAndMerge
         case 401:
             // The client already refreshed once and was refused again: the session is over.

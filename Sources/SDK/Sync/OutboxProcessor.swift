@@ -109,8 +109,9 @@ struct OutboxProcessor: Sendable {
         case .resolveConflict:
             return await resolveConflict(item, serverVersion: problem?.currentVersion, serverJson: problem?.current)
         case .fetchAndMerge:
-            // A first write met progress another device recorded: fetch it and merge.
-            guard let (version, json) = await currentProgress(for: item) else {
+            // A first write met a record another device made (progress): fetch it and merge.
+            guard let (version, json) = await item.resource.descriptor?.current(of: item.resource, client: client, userID: store.userID)
+            else {
                 await scheduleRetry(item, after: OutboxDecision.backoff.delay(forRetry: item.attempts + 1), error: "progress unavailable")
                 return .retryLater(.progressUnavailable)
             }
@@ -180,16 +181,6 @@ struct OutboxProcessor: Sendable {
         } catch {
             return .retryLater(.store)
         }
-    }
-
-    private func currentProgress(for item: OutboxItem) async -> (Int, Data)? {
-        guard case .progress(let course, let lesson) = item.resource,
-            let progress: CourseProgress = try? await client.executeWithMetadata(
-                endpoint: .Courses.progress(course), limits: nil, asUser: store.userID).value,
-            let record = progress.lessons.first(where: { $0.lessonId == lesson }),
-            let json = try? JSONCoding.encoder.encode(record)
-        else { return nil }
-        return (record.version, json)
     }
 
     private func scheduleRetry(_ item: OutboxItem, after delay: Duration, error: String) async {

@@ -15,13 +15,16 @@ public enum RefreshJob: Hashable, Sendable {
     case profile
     /// The courses the learner is enrolled in (every page).
     case enrollments
+    /// The cached values of a resource the change feed carries, for a resource without a case of
+    /// its own: its repository refreshes them with a pull, and no case is added here.
+    case changes(ResourceType)
 
     /// Whether the change feed carries what the job names: then a pull refreshes it, at the cost
     /// of what changed, instead of re-reading a list page by page. A single course still
     /// revalidates with its ETag.
     var isInChangeFeed: Bool {
         switch self {
-        case .courses, .lessons, .progress, .profile, .enrollments: true
+        case .courses, .lessons, .progress, .profile, .enrollments, .changes: true
         case .course: false
         }
     }
@@ -30,7 +33,7 @@ public enum RefreshJob: Hashable, Sendable {
     var courseID: String? {
         switch self {
         case .course(let id), .lessons(let id), .progress(let id): id
-        case .courses, .profile, .enrollments: nil
+        case .courses, .profile, .enrollments, .changes: nil
         }
     }
 }

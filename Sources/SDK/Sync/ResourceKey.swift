@@ -2,66 +2,75 @@ import Foundation
 
 /// What a queued write changes: the key its outbox items, dead letters and conflicts carry.
 ///
-/// Writes of one key replay in order, one at a time; writes of different keys may go side by side.
-/// The store keeps a key as text (``description``) and reads it back with ``init(_:)``.
-public enum ResourceKey: Hashable, Sendable, CustomStringConvertible {
-    /// A learner's progress on one lesson: `progress/<course>/<lesson>`.
-    case progress(course: String, lesson: String)
-    /// The signed-in user's profile: `profile`.
-    case profile
-    /// The learner's enrollment in a course: `enrollment/<course>`.
-    case enrollment(course: String)
+/// A key is a resource's ``type`` and the ``ids`` that name one resource of it; each resource's
+/// descriptor builds its keys (``progress(course:lesson:)``, ``profile``,
+/// ``enrollment(course:)``). Writes of one key replay in order, one at a time; writes of
+/// different keys may go side by side. The store keeps a key as text (``description``) and reads
+/// it back with ``init(_:)``.
+public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
+    /// The kind of resource written.
+    public let type: ResourceType
+    /// The ids that name the resource among those of its type, outermost first (a progress key:
+    /// its course, then its lesson); empty for the signed-in user's profile.
+    public let ids: [String]
 
-    /// The key as the store keeps it. Ids are escaped (`%` as `%25`, `/` as `%2F`), so any id
-    /// reads back as itself.
-    public var description: String {
-        switch self {
-        case .progress(let course, let lesson): "progress/\(Self.escape(course))/\(Self.escape(lesson))"
-        case .profile: "profile"
-        case .enrollment(let course): "enrollment/\(Self.escape(course))"
-        }
+    /// The key of the resource of `type` named by `ids`. The descriptor of `type` says how many ids
+    /// its keys have; ``init(_:)`` refuses text whose count differs.
+    init(_ type: ResourceType, ids: [String] = []) {
+        self.type = type
+        self.ids = ids
     }
 
-    /// The key `text` names (as ``description`` wrote it), or `nil` when it names none.
+    /// The key as the store keeps it: `<type>/<id>/…`. Ids are escaped (`%` as `%25`, `/` as
+    /// `%2F`), so any id reads back as itself.
+    public var description: String {
+        Self.prefix(type, ids: ids, open: false)
+    }
+
+    /// The key `text` names (as ``description`` wrote it), or `nil` when it names none: a type
+    /// that takes no writes, the wrong number of ids, an empty or badly escaped id.
     public init?(_ text: String) {
-        let parts = text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
-        switch (parts.first, parts.count) {
-        case ("profile", 1): self = .profile
-        case ("enrollment", 2):
-            guard let course = Self.unescape(parts[1]) else { return nil }
-            self = .enrollment(course: course)
-        case ("progress", 3):
-            guard let course = Self.unescape(parts[1]), let lesson = Self.unescape(parts[2]) else { return nil }
-            self = .progress(course: course, lesson: lesson)
-        default: return nil
-        }
+        guard let key = Self.parse(text), let descriptor = SyncedResources.descriptor(of: key.type),
+            descriptor.keyIDCount == key.ids.count
+        else { return nil }
+        self = key
     }
 
     /// The course the write is about, when it is about one.
     public var courseID: String? {
-        switch self {
-        case .progress(let course, _), .enrollment(let course): course
-        case .profile: nil
-        }
+        descriptor?.courseID(of: self)
     }
 
-    /// Whether the write is lesson progress.
-    var isProgress: Bool {
-        if case .progress = self { return true }
-        return false
+    /// The descriptor of the key's type; `nil` for a type this SDK does not know.
+    var descriptor: (any SyncedResource.Type)? {
+        SyncedResources.descriptor(of: type)
     }
 
-    /// The key whose queued creation this one waits for (see <doc:OfflineSync>): progress in a
-    /// course needs the enrollment in it, since the server answers 403 `not_enrolled` to progress
-    /// of a learner not (yet) enrolled.
+    /// The key whose queued creation this one waits for (see <doc:OfflineSync>).
     var prerequisite: ResourceKey? {
-        if case .progress(let course, _) = self { return .enrollment(course: course) }
-        return nil
+        descriptor?.prerequisite(of: self)
     }
 
-    /// The stored form of every progress key of `course`, without its lesson: `progress/<course>/`.
-    static func progressPrefix(course: String) -> String {
-        "progress/\(escape(course))/"
+    /// The stored form of the key of `type` and `ids`; with `open`, followed by `/`, the prefix of
+    /// every key under those ids (`progress/<course>/` holds the course's progress keys and no
+    /// other course's).
+    static func prefix(_ type: ResourceType, ids: [String], open: Bool = true) -> String {
+        var text = type.rawValue
+        for id in ids { text += "/" + escape(id) }
+        return open ? text + "/" : text
+    }
+
+    /// The type and ids `text` names, whatever the type: how a stored key is read before its
+    /// descriptor is known.
+    static func parse(_ text: String) -> ResourceKey? {
+        let parts = text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
+        guard let type = parts.first, !type.isEmpty else { return nil }
+        var ids: [String] = []
+        for part in parts.dropFirst() {
+            guard let id = unescape(part) else { return nil }
+            ids.append(id)
+        }
+        return ResourceKey(ResourceType(rawValue: type), ids: ids)
     }
 
     private static func escape(_ id: String) -> String {

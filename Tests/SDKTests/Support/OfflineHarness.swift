@@ -139,7 +139,7 @@ struct OfflineHarness: Sendable {
     }
 
     /// The cached entity of `kind`/`id`, as the store holds it.
-    func entity(_ kind: CachedEntity.Kind, _ id: String) async throws -> CachedEntity? {
+    func entity(_ kind: ResourceType, _ id: String) async throws -> CachedEntity? {
         try await store.writer.read { db in try LocalView.entity(db, kind: kind, id: id) }
     }
 

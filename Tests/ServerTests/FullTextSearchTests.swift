@@ -155,7 +155,7 @@ import Testing
             // Then its rows are found by search, and search_text is gone
             let courses = try await store.coursePage(
                 visibleTo: admin, category: nil, query: "geometria", pagination: Pagination())
-            #expect(courses.items.map(\.id) == ["c1"])
+            #expect(courses.items.map(\.course.id) == ["c1"])
             let users = try await store.userPage(role: nil, query: "rene", pagination: Pagination())
             #expect(users.items.map(\.id) == ["t1"])
             let columns = try await database.writer.read { db in

@@ -38,13 +38,14 @@ struct CourseRoutes {
         ].joined(separator: "\u{0}")
         return try await CachedPage.respond(request, cache: identity.store.database.pages, key: key) {
             try await identity.store.coursePage(visibleTo: identity, category: category, query: query, pagination: pagination)
+                .map(CourseResponse.init)
         }
     }
 
     @Sendable func get(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         let id = try request.pathParameter("id", context)
-        let course = try await identity.store.course(id, visibleTo: identity)
+        let course = CourseResponse(try await identity.store.course(id, visibleTo: identity))
         return try ETag.respond(request, version: course.version, caching: .revalidate) { course }
     }
 
@@ -61,7 +62,7 @@ struct CourseRoutes {
                 id: RecordID.make(), title: draft.title, description: draft.description, category: draft.category,
                 thumbnailUrl: draft.thumbnailUrl, published: draft.published, teacherId: draft.teacherId ?? identity.userID,
                 version: 1, createdAt: now, updatedAt: now)
-            let created = try await identity.store.createCourse(course)
+            let created = CourseResponse(try await identity.store.createCourse(course))
             return try EncodedResponse.json(
                 created, status: .created, caching: .revalidate,
                 headers: ["Location": "/v1/courses/\(created.id)", "ETag": ETag.header(version: 1)])
@@ -77,7 +78,8 @@ struct CourseRoutes {
             try JSONObjectReader.checkKeys(body, known: CourseChanges.keys, writable: writable)
             let base = try VersionPrecondition.required(request, body: body)
             let changes = try CourseChanges(body)
-            let updated = try await identity.store.updateCourse(id, by: identity, changes: changes, base: base, now: deps.now)
+            let updated = CourseResponse(
+                try await identity.store.updateCourse(id, by: identity, changes: changes, base: base, now: deps.now))
             return try EncodedResponse.json(
                 updated, caching: .revalidate, headers: ["ETag": ETag.header(version: updated.version)])
         }

@@ -85,6 +85,8 @@ struct HTTPHygieneMiddleware: RouterMiddleware {
         switch error {
         case let error as APIError:
             return error
+        case let error as StoreError:
+            return APIError(error)
         case let error as HTTPError where error.status == .notFound:
             return .notFound()
         // A body the HTTP/1 parser cannot read (an invalid chunk size line, say) surfaces where a

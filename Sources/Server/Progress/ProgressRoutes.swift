@@ -20,7 +20,7 @@ struct ProgressRoutes {
         let courseID = try request.pathParameter("id", context)
         let requested = request.query("user_id")
         let result = try await identity.store.progress(inCourse: courseID, of: requested, visibleTo: identity)
-        return try JSONResponse.make(result, caching: .revalidate)
+        return try JSONResponse.make(CourseProgressResponse(result), caching: .revalidate)
     }
 
     /// Upserts one lesson's progress. Only enrolled learners write; the first write needs no

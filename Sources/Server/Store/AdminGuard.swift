@@ -7,13 +7,12 @@ enum AdminGuard {
         try UserRecord.fetchOne(db, key: userID)?.role == .admin
     }
 
-    /// Throws `409 last_admin` when `userID` is the tenant's only admin.
+    /// Throws ``StoreError/Conflict/lastAdmin`` when `userID` is the tenant's only admin.
     static func keepOneAdmin(_ db: Database, losing userID: String) throws {
         let others = try UserRecord.filter(UserRecord.Columns.role == UserRecord.Role.admin.rawValue)
             .filter(UserRecord.Columns.id != userID).fetchCount(db)
         if others == 0 {
-            throw APIError(
-                .conflict, code: "last_admin", detail: "A tenant keeps at least one admin: promote another user first.")
+            throw StoreError.conflict(.lastAdmin)
         }
     }
 }

@@ -13,8 +13,8 @@ struct ChangeFeedReader {
     typealias Mint = (_ seq: Int64, _ base: ChangeCursor.BasePosition?) -> String
 
     /// The entities changed after `seq`, each collapsed to its current state, oldest change first.
-    func deltaPage(after seq: Int64, head: Int64, limit: Int, mint: Mint) throws -> SyncChangesPage {
-        guard seq <= head else { throw APIError.cursorExpired }
+    func deltaPage(after seq: Int64, head: Int64, limit: Int, mint: Mint) throws -> ChangeFeedPage {
+        guard seq <= head else { throw StoreError.cursorExpired }
         let statement = Self.deltaStatement(after: seq, audience: ChangeAudience(identity), limit: limit + 1)
         let rows = try Row.fetchAll(db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
         let hasMore = rows.count > limit
@@ -29,7 +29,7 @@ struct ChangeFeedReader {
             current[Key(key.entity, key.id)] ?? .deleted(key.entity, id: key.id, courseID: key.courseID)
         }
         let next: Int64 = hasMore ? (taken.last?["last"] ?? seq) : head
-        return SyncChangesPage(changes: changes, cursor: mint(next, nil), hasMore: hasMore)
+        return ChangeFeedPage(changes: changes, cursor: mint(next, nil), hasMore: hasMore)
     }
 
     /// The entities changed after `seq` that `audience` hears of, one row per entity with the
@@ -51,15 +51,15 @@ struct ChangeFeedReader {
     /// cursor continues as a delta from `snapshot`, the sequence the base sync started at.
     func basePage(
         from position: ChangeCursor.BasePosition?, snapshot: Int64, head: Int64, limit: Int, mint: Mint
-    ) throws -> SyncChangesPage {
+    ) throws -> ChangeFeedPage {
         let kinds = ChangeLog.Entity.allCases
         var index = position.flatMap { ChangeLog.Entity(rawValue: $0.entity) }.flatMap { kinds.firstIndex(of: $0) } ?? 0
         var after = position?.after ?? ""
-        var changes: [SyncChange] = []
+        var changes: [FeedChange] = []
         while index < kinds.count {
             let remaining = limit - changes.count
             guard remaining > 0 else {
-                return SyncChangesPage(
+                return ChangeFeedPage(
                     changes: changes, cursor: mint(snapshot, .init(entity: kinds[index].rawValue, after: after)), hasMore: true,
                     baseContinues: true)
             }
@@ -67,7 +67,7 @@ struct ChangeFeedReader {
             if batch.count > remaining {
                 changes += batch.prefix(remaining)
                 let last = changes.last?.key.id ?? after
-                return SyncChangesPage(
+                return ChangeFeedPage(
                     changes: changes, cursor: mint(snapshot, .init(entity: kinds[index].rawValue, after: last)), hasMore: true,
                     baseContinues: true)
             }
@@ -75,7 +75,7 @@ struct ChangeFeedReader {
             index += 1
             after = ""
         }
-        return SyncChangesPage(changes: changes, cursor: mint(snapshot, nil), hasMore: head > snapshot)
+        return ChangeFeedPage(changes: changes, cursor: mint(snapshot, nil), hasMore: head > snapshot)
     }
 
     // MARK: Reading current state
@@ -97,10 +97,10 @@ struct ChangeFeedReader {
     }
 
     /// The current representation of each entity the caller may still see, by entity and id.
-    private func currentStates(of keys: [(entity: ChangeLog.Entity, id: String, courseID: String?)]) throws -> [Key: SyncChange] {
+    private func currentStates(of keys: [(entity: ChangeLog.Entity, id: String, courseID: String?)]) throws -> [Key: FeedChange] {
         var ids: [ChangeLog.Entity: [String]] = [:]
         for key in keys { ids[key.entity, default: []].append(key.id) }
-        var states: [Key: SyncChange] = [:]
+        var states: [Key: FeedChange] = [:]
         for (entity, entityIDs) in ids {
             for change in try rows(entity, ids: entityIDs) { states[Key(change.key.entity, change.key.id)] = change }
         }
@@ -108,20 +108,20 @@ struct ChangeFeedReader {
     }
 
     /// The visible entities of a kind among `ids`.
-    private func rows(_ entity: ChangeLog.Entity, ids: [String]) throws -> [SyncChange] {
+    private func rows(_ entity: ChangeLog.Entity, ids: [String]) throws -> [FeedChange] {
         let marks = databaseQuestionMarks(count: ids.count)
         return try read(entity, where: "IN (\(marks))", arguments: StatementArguments(ids), limit: nil)
     }
 
     /// The visible entities of a kind whose key sorts after `after`, in key order.
-    private func baseRows(_ entity: ChangeLog.Entity, after: String, limit: Int) throws -> [SyncChange] {
+    private func baseRows(_ entity: ChangeLog.Entity, after: String, limit: Int) throws -> [FeedChange] {
         try read(entity, where: "> ?", arguments: [after], limit: limit)
     }
 
     /// The visible entities of a kind whose key matches `keyCondition`, in key order.
     private func read(
         _ entity: ChangeLog.Entity, where keyCondition: String, arguments: StatementArguments, limit: Int?
-    ) throws -> [SyncChange] {
+    ) throws -> [FeedChange] {
         let visible = visibleCourseIDs
         let limitSQL = limit.map { " LIMIT \($0)" } ?? ""
         switch entity {
@@ -131,23 +131,23 @@ struct ChangeFeedReader {
             let courses = try CourseRecord.fetchAll(
                 db, sql: "SELECT * FROM courses WHERE \(filter) ORDER BY id\(limitSQL)", arguments: visibleArguments + arguments)
             let counts = try TenantStore.lessonCounts(db, courseIDs: courses.map(\.id))
-            return courses.map { .course(CourseResponse($0, lessonCount: counts[$0.id] ?? 0)) }
+            return courses.map { .course(CourseWithLessonCount($0, lessonCount: counts[$0.id] ?? 0)) }
         case .lesson:
             return try LessonRecord.fetchAll(
                 db,
                 sql: "SELECT * FROM lessons WHERE id \(keyCondition) AND course_id IN (\(visible.sql)) ORDER BY id\(limitSQL)",
                 arguments: arguments + visible.arguments
-            ).map { .lesson(LessonResponse($0)) }
+            ).map { .lesson($0) }
         case .enrollment:
             return try ownRows(EnrollmentRecord.self, of: "enrollments", key: "course_id", keyCondition, arguments, limitSQL)
-                .map { .enrollment(EnrollmentResponse($0)) }
+                .map { .enrollment($0) }
         case .progress:
             return try ownRows(ProgressRecord.self, of: "progress", key: "lesson_id", keyCondition, arguments, limitSQL)
-                .map { .progress(LessonProgressResponse($0), courseID: $0.courseId) }
+                .map { .progress($0) }
         case .profile:
             return try UserRecord.fetchAll(
                 db, sql: "SELECT * FROM users WHERE id = ? AND id \(keyCondition)", arguments: [identity.userID] + arguments
-            ).map { .profile(UserResponse($0)) }
+            ).map { .profile($0) }
         }
     }
 

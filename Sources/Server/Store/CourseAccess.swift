@@ -5,7 +5,7 @@ import GRDB
 ///
 /// Students see published courses; teachers see published courses and their own drafts; admins
 /// see everything in the tenant. Only the owning teacher or an admin changes a course. A course
-/// the caller may not see answers 404, exactly like one that does not exist.
+/// the caller may not see is not found, exactly like one that does not exist.
 enum CourseAccess {
     /// The visibility rule as SQL conditions on `courses`, with their arguments: the one place
     /// the rule is written, used by ``visible(_:)`` and by the statements the store writes out.
@@ -43,7 +43,7 @@ enum CourseAccess {
     /// The course, if `identity` may see it.
     static func fetchVisible(_ db: Database, id: String, identity: Identity) throws -> CourseRecord {
         guard let course = try visible(identity).filter(CourseRecord.Columns.id == id).fetchOne(db) else {
-            throw APIError.notFound("course")
+            throw StoreError.notFound(.course)
         }
         return course
     }
@@ -52,11 +52,11 @@ enum CourseAccess {
         identity.role == .admin || (identity.role == .teacher && course.teacherId == identity.userID)
     }
 
-    /// The course, if `identity` may change it: 404 when invisible, 403 when visible but not theirs.
+    /// The course, if `identity` may change it: not found when invisible, forbidden when visible but not theirs.
     static func fetchEditable(_ db: Database, id: String, identity: Identity) throws -> CourseRecord {
         let course = try fetchVisible(db, id: id, identity: identity)
         guard canEdit(course, identity: identity) else {
-            throw APIError.forbidden("Only the course's teacher or an admin may change it.")
+            throw StoreError.forbidden(.editCourse)
         }
         return course
     }

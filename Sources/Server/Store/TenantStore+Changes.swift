@@ -13,19 +13,19 @@ extension TenantStore {
     ///
     /// - Parameters:
     ///   - horizon: Changes logged before it are pruned; a cursor older than the pruned ones is expired.
-    /// - Throws: `400 invalid_cursor` for a cursor minted for another tenant or user, `410
-    ///   cursor_expired` for one older than the retention window or minted for another role.
+    /// - Throws: ``StoreError/invalidCursor`` for a cursor minted for another tenant or user,
+    ///   ``StoreError/cursorExpired`` for one older than the retention window or minted for another role.
     func changes(
         after cursor: ChangeCursor?, visibleTo identity: Identity, limit: Int, horizon: Date
-    ) async throws -> SyncChangesPage {
+    ) async throws -> ChangeFeedPage {
         if let cursor {
-            guard cursor.tenant == tenantID.rawValue, cursor.user == identity.userID else { throw APIError.invalidCursor }
-            guard cursor.role == identity.role.rawValue else { throw APIError.cursorExpired }
+            guard cursor.tenant == tenantID.rawValue, cursor.user == identity.userID else { throw StoreError.invalidCursor }
+            guard cursor.role == identity.role.rawValue else { throw StoreError.cursorExpired }
         }
         try await pruneChanges(before: horizon)
         return try await database.writer.read { db in
             let prunedThrough = try Int64.fetchOne(db, sql: "SELECT pruned_through FROM change_log") ?? 0
-            if let cursor, cursor.seq < prunedThrough { throw APIError.cursorExpired }
+            if let cursor, cursor.seq < prunedThrough { throw StoreError.cursorExpired }
             let head = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'") ?? 0
             let feed = ChangeFeedReader(db: db, identity: identity)
             guard let cursor, cursor.base == nil else {
@@ -66,17 +66,6 @@ extension TenantStore {
         ChangeCursor(tenant: tenantID.rawValue, user: identity.userID, role: identity.role.rawValue, seq: seq, base: base)
             .encoded
     }
-}
-
-extension APIError {
-    /// `400 invalid_cursor`: the cursor is not one this server minted for the caller.
-    static let invalidCursor = APIError(
-        .badRequest, code: "invalid_cursor", detail: "The cursor is not valid for this caller. Sync again without one.")
-
-    /// `410 cursor_expired`: the changes after the cursor are no longer kept; sync again without one.
-    static let cursorExpired = APIError(
-        .gone, code: "cursor_expired",
-        detail: "The changes after this cursor are no longer available. Sync again without a cursor (a base sync).")
 }
 
 extension TenantStore {

@@ -20,7 +20,7 @@ extension TenantStore {
     /// once per connection and reused (`cachedStatement`); ``CourseListQuery`` writes them.
     func coursePage(
         visibleTo identity: Identity, category: String?, query: String?, pagination: Pagination
-    ) async throws -> ListPage<CourseResponse> {
+    ) async throws -> ListPage<CourseWithLessonCount> {
         let list = CourseListQuery(
             role: identity.role, userID: identity.userID, category: category, search: query,
             after: pagination.after, limit: pagination.limit, offset: pagination.offset)
@@ -34,7 +34,7 @@ extension TenantStore {
             let rows = try Array(
                 Row.fetchCursor(db.cachedStatement(sql: page.sql), arguments: page.arguments).map { row in
                     (
-                        item: try CourseResponse(CourseRecord(row: row), lessonCount: row["lesson_count"]),
+                        item: try CourseWithLessonCount(CourseRecord(row: row), lessonCount: row["lesson_count"]),
                         key: PageCursor(timestamp: row["created_at"], id: row["id"])
                     )
                 })
@@ -55,19 +55,19 @@ extension TenantStore {
         return total
     }
 
-    /// The course, if `identity` may see it (else `404`).
-    func course(_ id: String, visibleTo identity: Identity) async throws -> CourseResponse {
+    /// The course, if `identity` may see it (else not found).
+    func course(_ id: String, visibleTo identity: Identity) async throws -> CourseWithLessonCount {
         try await database.writer.read { db in
             try Self.response(db, CourseAccess.fetchVisible(db, id: id, identity: identity))
         }
     }
 
     /// Inserts a new course; its teacher must be a teacher or admin of this tenant.
-    func createCourse(_ course: CourseRecord) async throws -> CourseResponse {
+    func createCourse(_ course: CourseRecord) async throws -> CourseWithLessonCount {
         try await database.writer.write { db in
             try Self.requireTeacher(db, id: course.teacherId)
             try course.insert(db)
-            return CourseResponse(course, lessonCount: 0)
+            return CourseWithLessonCount(course, lessonCount: 0)
         }
     }
 
@@ -76,10 +76,10 @@ extension TenantStore {
     /// keeps the version.
     func updateCourse(
         _ id: String, by identity: Identity, changes: CourseChanges, base: VersionPrecondition, now: Date
-    ) async throws -> CourseResponse {
+    ) async throws -> CourseWithLessonCount {
         try await database.writer.write { db in
             var course = try CourseAccess.fetchEditable(db, id: id, identity: identity)
-            try base.check(currentVersion: course.version, current: Self.response(db, course))
+            try base.check(currentVersion: course.version, current: .course(Self.response(db, course)))
             let before = course
             if let title = changes.title { course.title = title }
             if let description = changes.description { course.description = description }
@@ -108,9 +108,9 @@ extension TenantStore {
     }
 
     /// The course's representation, counting its lessons.
-    static func response(_ db: Database, _ course: CourseRecord) throws -> CourseResponse {
+    static func response(_ db: Database, _ course: CourseRecord) throws -> CourseWithLessonCount {
         let count = try LessonRecord.filter(LessonRecord.Columns.courseId == course.id).fetchCount(db)
-        return CourseResponse(course, lessonCount: count)
+        return CourseWithLessonCount(course, lessonCount: count)
     }
 
     /// Lesson counts of the courses, in one statement.
@@ -126,7 +126,7 @@ extension TenantStore {
     private static func requireTeacher(_ db: Database, id: String) throws {
         let role = try String.fetchOne(db, sql: "SELECT role FROM users WHERE id = ?", arguments: [id])
         guard role == "teacher" || role == "admin" else {
-            throw APIError.validation(field: "teacher_id", code: "invalid_value", message: "must be a teacher or admin of this tenant")
+            throw StoreError.validation(field: "teacher_id", code: "invalid_value", message: "must be a teacher or admin of this tenant")
         }
     }
 }

@@ -19,7 +19,7 @@ extension TenantStore {
                 return (existing, false)
             }
             guard course.published else {
-                throw APIError(.conflict, code: "course_not_published", detail: "Only published courses accept enrollments.")
+                throw StoreError.conflict(.courseNotPublished)
             }
             let enrollment = EnrollmentRecord(courseId: courseID, userId: identity.userID, enrolledAt: now)
             try enrollment.insert(db)
@@ -28,7 +28,7 @@ extension TenantStore {
     }
 
     /// Ends `identity`'s enrollment; progress is kept. Leaving twice is not an error, but a course
-    /// the caller may not see and was not enrolled in is `404`. The caller's own enrollment goes
+    /// the caller may not see and was not enrolled in is not found. The caller's own enrollment goes
     /// even when the course was unpublished since (it is still listed in their courses).
     func unenroll(_ identity: Identity, fromCourse courseID: String) async throws {
         try await database.writer.write { db in

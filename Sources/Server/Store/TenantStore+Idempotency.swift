@@ -6,7 +6,7 @@ enum IdempotencyClaim: Sendable {
     /// The key is this request's now: run it.
     case claimed
     /// A request with the key succeeded before: replay its answer.
-    case answered(EncodedResponse)
+    case answered(StoredAnswer)
 }
 
 /// One claim of an `Idempotency-Key`.
@@ -23,8 +23,8 @@ struct IdempotencyKeyClaim: Sendable {
 
 extension TenantStore {
     /// Claims a key for a request, in one transaction: forgets expired keys, then either replays a
-    /// stored answer, refuses (`422 idempotency_key_reused` for another request's key,
-    /// `409 idempotency_in_progress` while the first request runs), takes over an abandoned claim,
+    /// stored answer, refuses (``StoreError/idempotencyKeyReused`` for another request's key,
+    /// ``StoreError/idempotencyInProgress`` while the first request runs), takes over an abandoned claim,
     /// or claims the key.
     func claimIdempotencyKey(_ claim: IdempotencyKeyClaim) async throws -> IdempotencyClaim {
         try await database.writer.write { db -> IdempotencyClaim in
@@ -41,20 +41,16 @@ extension TenantStore {
             }
             let storedFingerprint: String = row["fingerprint"]
             guard storedFingerprint == claim.fingerprint else {
-                throw APIError(
-                    .unprocessableContent, code: "idempotency_key_reused",
-                    detail: "This Idempotency-Key was used with a different request.")
+                throw StoreError.idempotencyKeyReused
             }
             if let status: Int = row["status"] {
                 let headerJSON: String = row["headers"] ?? "{}"
                 let headers = (try? JSONDecoder().decode([String: String].self, from: Data(headerJSON.utf8))) ?? [:]
-                return .answered(EncodedResponse(status: .init(code: status), headers: headers, body: row["body"] ?? Data()))
+                return .answered(StoredAnswer(status: status, headers: headers, body: row["body"] ?? Data()))
             }
             let createdAt: Date = row["created_at"]
             guard createdAt < claim.abandonedBefore else {
-                throw APIError(
-                    .conflict, code: "idempotency_in_progress",
-                    detail: "A request with this Idempotency-Key is still being processed.")
+                throw StoreError.idempotencyInProgress
             }
             try db.execute(
                 sql: "UPDATE idempotency_keys SET created_at = ? WHERE user_id = ? AND key = ?",
@@ -65,13 +61,13 @@ extension TenantStore {
 
     /// Settles a claimed key: a successful (2xx) answer is stored for replay; any other answer
     /// releases the key, so the client may retry.
-    func settleIdempotencyKey(userID: String, key: String, answer: EncodedResponse) async throws {
+    func settleIdempotencyKey(userID: String, key: String, answer: StoredAnswer) async throws {
         let headerJSON = String(decoding: try JSONEncoder().encode(answer.headers), as: UTF8.self)
         try await database.writer.write { db in
-            if (200..<300).contains(answer.status.code) {
+            if (200..<300).contains(answer.status) {
                 try db.execute(
                     sql: "UPDATE idempotency_keys SET status = ?, headers = ?, body = ? WHERE user_id = ? AND key = ?",
-                    arguments: [answer.status.code, headerJSON, answer.body, userID, key])
+                    arguments: [answer.status, headerJSON, answer.body, userID, key])
             } else {
                 try db.execute(
                     sql: "DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?", arguments: [userID, key])

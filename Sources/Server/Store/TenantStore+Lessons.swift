@@ -66,7 +66,7 @@ extension TenantStore {
         try await database.writer.write { db -> LessonRecord in
             _ = try CourseAccess.fetchEditable(db, id: courseID, identity: identity)
             var lesson = try Self.fetchLesson(db, lessonID: lessonID, courseID: courseID)
-            try base.check(currentVersion: lesson.version, current: LessonResponse(lesson))
+            try base.check(currentVersion: lesson.version, current: .lesson(lesson))
             let before = lesson
             if let title = changes.title { lesson.title = title }
             if let content = changes.content { lesson.content = content }
@@ -94,7 +94,7 @@ extension TenantStore {
 
     static func fetchLesson(_ db: Database, lessonID: String, courseID: String) throws -> LessonRecord {
         guard let lesson = try LessonRecord.fetchOne(db, key: lessonID), lesson.courseId == courseID else {
-            throw APIError.notFound("lesson")
+            throw StoreError.notFound(.lesson)
         }
         return lesson
     }

@@ -20,7 +20,7 @@ extension TenantStore {
         try await database.writer.read { db in
             _ = try CourseAccess.fetchEditable(db, id: courseID, identity: identity)
             let lesson = try Self.fetchLesson(db, lessonID: lessonID, courseID: courseID)
-            try base.check(currentVersion: lesson.version, current: LessonResponse(lesson))
+            try base.check(currentVersion: lesson.version, current: .lesson(lesson))
         }
     }
 
@@ -38,7 +38,7 @@ extension TenantStore {
             (lesson, previous) = try await database.writer.write { db -> (LessonRecord, String?) in
                 _ = try CourseAccess.fetchEditable(db, id: courseID, identity: identity)
                 var lesson = try Self.fetchLesson(db, lessonID: lessonID, courseID: courseID)
-                try base.check(currentVersion: lesson.version, current: LessonResponse(lesson))
+                try base.check(currentVersion: lesson.version, current: .lesson(lesson))
                 let previous = lesson.mediaFile
                 lesson.mediaContentType = staged.type.rawValue
                 lesson.mediaSize = staged.size
@@ -67,7 +67,7 @@ extension TenantStore {
         return lesson
     }
 
-    /// Removes a lesson's media (`404` when it has none); the lesson's version moves. `base`, when
+    /// Removes a lesson's media (not found when it has none); the lesson's version moves. `base`, when
     /// the request named one, must be the current version.
     func detachMedia(
         fromLesson lessonID: String, ofCourse courseID: String, by identity: Identity, base: VersionPrecondition?,
@@ -76,8 +76,8 @@ extension TenantStore {
         let (lesson, previous) = try await database.writer.write { db -> (LessonRecord, String) in
             _ = try CourseAccess.fetchEditable(db, id: courseID, identity: identity)
             var lesson = try Self.fetchLesson(db, lessonID: lessonID, courseID: courseID)
-            guard let previous = lesson.mediaFile else { throw APIError.notFound("media") }
-            try base?.check(currentVersion: lesson.version, current: LessonResponse(lesson))
+            guard let previous = lesson.mediaFile else { throw StoreError.notFound(.media) }
+            try base?.check(currentVersion: lesson.version, current: .lesson(lesson))
             lesson.mediaContentType = nil
             lesson.mediaSize = nil
             lesson.mediaSHA256 = nil
@@ -95,8 +95,9 @@ extension TenantStore {
     /// The media of a lesson `identity` may download: the course's teacher and admins always, a
     /// learner when the course is published and they are enrolled in it.
     ///
-    /// - Throws: `404` when the course is invisible to them, the lesson unknown or without media;
-    ///   `403 not_enrolled` for a learner of a visible course they are not enrolled in.
+    /// - Throws: ``StoreError/notFound(_:)`` when the course is invisible to them, the lesson unknown
+    ///   or without media; ``StoreError/Refusal/downloadMediaUnenrolled`` for a learner of a visible
+    ///   course they are not enrolled in.
     func media(
         ofLesson lessonID: String, ofCourse courseID: String, visibleTo identity: Identity, in directory: MediaDirectory
     ) async throws -> LessonMediaFile {
@@ -107,14 +108,12 @@ extension TenantStore {
                 let enrolled = try EnrollmentRecord.filter(Column("course_id") == courseID && Column("user_id") == identity.userID)
                     .fetchCount(db) > 0
                 guard course.published, enrolled else {
-                    throw APIError(
-                        .forbidden, code: "not_enrolled",
-                        detail: "Enroll in the course to download its lessons' media.")
+                    throw StoreError.forbidden(.downloadMediaUnenrolled)
                 }
             }
             guard let name = lesson.mediaFile, let type = lesson.mediaContentType, let size = lesson.mediaSize,
                 let sha256 = lesson.mediaSHA256, let updatedAt = lesson.mediaUpdatedAt
-            else { throw APIError.notFound("media") }
+            else { throw StoreError.notFound(.media) }
             return LessonMediaFile(
                 file: directory.file(tenant: tenantID, name: name), contentType: type, size: size, sha256: sha256,
                 updatedAt: updatedAt)

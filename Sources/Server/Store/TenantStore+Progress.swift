@@ -13,15 +13,15 @@ extension TenantStore {
     /// teacher or an admin — the learner `userID` names.
     func progress(
         inCourse courseID: String, of userID: String?, visibleTo identity: Identity
-    ) async throws -> CourseProgressResponse {
+    ) async throws -> CourseProgress {
         try await database.writer.read { db in
             let course = try CourseAccess.fetchVisible(db, id: courseID, identity: identity)
             var learner = identity.userID
             if let userID, userID != identity.userID {
                 guard CourseAccess.canEdit(course, identity: identity) else {
-                    throw APIError.forbidden("Only the course's teacher or an admin may see another learner's progress.")
+                    throw StoreError.forbidden(.seeOthersProgress)
                 }
-                guard try UserRecord.exists(db, key: userID) else { throw APIError.notFound("user") }
+                guard try UserRecord.exists(db, key: userID) else { throw StoreError.notFound(.user) }
                 learner = userID
             }
             let records = try ProgressRecord
@@ -30,16 +30,14 @@ extension TenantStore {
                 .fetchAll(db)
             let total = try LessonRecord.filter(LessonRecord.Columns.courseId == courseID).fetchCount(db)
             let completed = records.filter(\.completed).count
-            return CourseProgressResponse(
-                courseId: courseID, userId: learner, lessons: records.map(LessonProgressResponse.init),
-                completedLessons: completed, totalLessons: total,
-                percent: CourseProgressResponse.percent(completed: completed, total: total))
+            return CourseProgress(
+                courseID: courseID, userID: learner, lessons: records, completedLessons: completed, totalLessons: total)
         }
     }
 
     /// Records one lesson's progress for `identity`, who must be enrolled in the course. The
-    /// first report needs no base version, later ones do (`428` without, the conflict error when
-    /// stale). `completed_at` is set here; a report that changes nothing keeps the version.
+    /// first report needs no base version, later ones do (``StoreError/preconditionRequired``
+    /// without, ``StoreError/versionConflict(_:)`` when stale). `completed_at` is set here; a report that changes nothing keeps the version.
     func recordProgress(
         _ report: ProgressReport, inCourse courseID: String, by identity: Identity, base: VersionPrecondition?,
         now: Date
@@ -48,10 +46,10 @@ extension TenantStore {
         return try await database.writer.write { db -> ProgressRecord in
             _ = try CourseAccess.fetchVisible(db, id: courseID, identity: identity)
             guard (try LessonRecord.fetchOne(db, key: report.lessonId))?.courseId == courseID else {
-                throw APIError.notFound("lesson")
+                throw StoreError.notFound(.lesson)
             }
             guard try EnrollmentRecord.exists(db, key: ["course_id": courseID, "user_id": userID]) else {
-                throw APIError(.forbidden, code: "not_enrolled", detail: "Enroll in the course before recording progress.")
+                throw StoreError.forbidden(.recordProgressUnenrolled)
             }
             let existing = try ProgressRecord.fetchOne(db, key: ["user_id": userID, "lesson_id": report.lessonId])
             guard var record = existing else {
@@ -63,11 +61,9 @@ extension TenantStore {
                 return record
             }
             guard let base else {
-                throw APIError(
-                    .preconditionRequired, code: "precondition_required",
-                    detail: "This lesson already has progress; name the version the update is based on.")
+                throw StoreError.preconditionRequired
             }
-            try base.check(currentVersion: record.version, current: LessonProgressResponse(record))
+            try base.check(currentVersion: record.version, current: .progress(record))
             let before = record
             if let completed = report.completed {
                 if completed && !record.completed { record.completedAt = now }

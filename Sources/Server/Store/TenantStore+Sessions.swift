@@ -190,7 +190,7 @@ extension TenantStore {
             guard var token = try EmailTokenRecord.fetchOne(db, key: tokenHash),
                 token.isUsable(kind: .resetPassword, now: now),
                 var user = try UserRecord.fetchOne(db, key: token.userId)
-            else { throw APIError.invalidEmailToken }
+            else { throw StoreError.invalidEmailToken }
             token.usedAt = now
             try token.update(db)
             try db.execute(
@@ -221,7 +221,7 @@ extension TenantStore {
             guard var token = try EmailTokenRecord.fetchOne(db, key: tokenHash),
                 token.isUsable(kind: .verifyEmail, now: now),
                 var user = try UserRecord.fetchOne(db, key: token.userId)
-            else { throw APIError.invalidEmailToken }
+            else { throw StoreError.invalidEmailToken }
             token.usedAt = now
             try token.update(db)
             guard !user.emailVerified else { return user }

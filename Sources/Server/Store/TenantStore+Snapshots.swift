@@ -49,7 +49,7 @@ extension TenantStore {
     /// cache and list totals are emptied here (after the copy is visible); telling the live event
     /// streams is the caller's.
     ///
-    /// - Throws: `404 snapshot_not_found` when the copy's file is gone (deleted meanwhile).
+    /// - Throws: ``StoreError/snapshotNotFound`` when the copy's file is gone (deleted meanwhile).
     func restoreSnapshot(_ copy: SnapshotCopy) async throws {
         let source: DatabaseQueue
         switch copy.location {
@@ -61,7 +61,7 @@ extension TenantStore {
             do {
                 source = try DatabaseQueue(path: url.path, configuration: configuration)
             } catch {
-                throw APIError.snapshotNotFound
+                throw StoreError.snapshotNotFound
             }
         }
         defer { if case .file = copy.location { try? source.close() } }

@@ -39,17 +39,17 @@ extension TenantStore {
     }
 
     /// The account, if `identity` may see it: admins and teachers see everyone in the tenant,
-    /// students only themselves (anyone else is `404`).
+    /// students only themselves (anyone else is not found).
     func user(_ id: String, visibleTo identity: Identity) async throws -> UserRecord {
         try await database.writer.read { db in try Self.fetchVisibleUser(db, id: id, identity: identity) }
     }
 
-    /// Inserts an account; `409 email_taken` when the email exists in this tenant.
+    /// Inserts an account; ``StoreError/emailTaken`` when the email exists in this tenant.
     func createAccount(_ user: UserRecord) async throws {
         try await Self.mappingEmailTaken {
             try await database.writer.write { db in
                 if try UserRecord.filter(UserRecord.Columns.emailKey == user.emailKey).fetchCount(db) > 0 {
-                    throw APIError.emailTaken
+                    throw StoreError.emailTaken
                 }
                 try user.insert(db)
             }
@@ -121,12 +121,12 @@ extension TenantStore {
             try await database.writer.write { db -> UserRecord in
                 var user = try Self.fetchVisibleUser(db, id: id, identity: identity)
                 guard identity.role == .admin || user.id == identity.userID else {
-                    throw APIError.forbidden("You may only change your own profile.")
+                    throw StoreError.forbidden(.changeOthersProfile)
                 }
                 if user.id != identity.userID, try !AdminGuard.isAdmin(db, userID: identity.userID) {
-                    throw APIError.forbidden("You may only change your own profile.")
+                    throw StoreError.forbidden(.changeOthersProfile)
                 }
-                try base.check(currentVersion: user.version, current: UserResponse(user))
+                try base.check(currentVersion: user.version, current: .user(user))
                 let before = user
                 if let firstName = changes.firstName { user.firstName = firstName }
                 if let lastName = changes.lastName { user.lastName = lastName }
@@ -134,9 +134,7 @@ extension TenantStore {
                     if role == .student,
                         try CourseRecord.filter(CourseRecord.Columns.teacherId == user.id).fetchCount(db) > 0
                     {
-                        throw APIError(
-                            .conflict, code: "user_owns_courses",
-                            detail: "Reassign this teacher's courses before making them a student.")
+                        throw StoreError.conflict(.teacherOwnsCoursesDemoted)
                     }
                     if user.role == .admin { try AdminGuard.keepOneAdmin(db, losing: user.id) }
                     user.role = role
@@ -147,7 +145,7 @@ extension TenantStore {
                     let key = UserRecord.emailKey(email)
                     let taken = try UserRecord.filter(UserRecord.Columns.emailKey == key && UserRecord.Columns.id != user.id)
                         .fetchCount(db) > 0
-                    if taken { throw APIError.emailTaken }
+                    if taken { throw StoreError.emailTaken }
                     user.email = email
                 }
                 if user.firstName != before.firstName || user.lastName != before.lastName || user.role != before.role
@@ -169,14 +167,13 @@ extension TenantStore {
         try await database.writer.write { db in
             let user = try Self.fetchVisibleUser(db, id: id, identity: identity)
             guard try AdminGuard.isAdmin(db, userID: identity.userID) else {
-                throw APIError.forbidden("Only admins delete users.")
+                throw StoreError.forbidden(.deleteUsers)
             }
             guard user.id != identity.userID else {
-                throw APIError(.conflict, code: "cannot_delete_self", detail: "Admins cannot delete their own account.")
+                throw StoreError.conflict(.cannotDeleteSelf)
             }
             guard try CourseRecord.filter(CourseRecord.Columns.teacherId == user.id).fetchCount(db) == 0 else {
-                throw APIError(
-                    .conflict, code: "user_owns_courses", detail: "Reassign or delete this teacher's courses first.")
+                throw StoreError.conflict(.teacherOwnsCoursesDeleted)
             }
             if user.role == .admin { try AdminGuard.keepOneAdmin(db, losing: user.id) }
             try user.delete(db)
@@ -185,27 +182,22 @@ extension TenantStore {
 
     static func fetchVisibleUser(_ db: Database, id: String, identity: Identity) throws -> UserRecord {
         guard identity.role != .student || id == identity.userID, let user = try UserRecord.fetchOne(db, key: id) else {
-            throw APIError.notFound("user")
+            throw StoreError.notFound(.user)
         }
         return user
     }
 
-    /// Maps the users' email uniqueness violation, and only it, to `409 email_taken`; every other
+    /// Maps the users' email uniqueness violation, and only it, to ``StoreError/emailTaken``; every other
     /// constraint error stays an internal error (answered 500 and logged).
     static func mappingEmailTaken<Value>(_ body: () async throws -> Value) async throws -> Value {
         do {
             return try await body()
         } catch let error as DatabaseError where isEmailUniqueViolation(error) {
-            throw APIError.emailTaken
+            throw StoreError.emailTaken
         }
     }
 
     static func isEmailUniqueViolation(_ error: DatabaseError) -> Bool {
         error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE && (error.message ?? "").contains("users.email_key")
     }
-}
-
-extension APIError {
-    static let emailTaken = APIError(
-        .conflict, code: "email_taken", detail: "An account with this email already exists.")
 }

@@ -56,7 +56,7 @@ struct SyncRoutes {
         let retention = deps.configuration.changeRetention
         let horizon = deps.now.addingTimeInterval(-Double(retention.components.seconds))
         let page = try await identity.store.changes(after: cursor, visibleTo: identity, limit: limit, horizon: horizon)
-        return try JSONResponse.make(page, caching: .noStore)
+        return try JSONResponse.make(SyncChangesPage(page), caching: .noStore)
     }
 
     private static func limit(_ request: Request) throws -> Int {

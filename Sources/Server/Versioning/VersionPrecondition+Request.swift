@@ -1,18 +1,9 @@
 import Foundation
 import Hummingbird
 
-/// The version an update was based on, and where the client named it.
-///
-/// `If-Match` that no longer matches answers 412; a stale body `version` answers 409; both carry
-/// the current representation. An update with neither answers 428.
-struct VersionPrecondition: Sendable {
-    enum Source: Sendable { case ifMatch, body, any }
-
-    var version: Int?
-    var source: Source
-    /// Every version an `If-Match` list names: the update proceeds when any of them is current.
-    var alternatives: [Int] = []
-
+/// Reading the version an update was based on from its request: `If-Match`, or the body's
+/// `version`.
+extension VersionPrecondition {
     /// The base version the request names, `nil` when it names none (an upsert's first write).
     static func from(_ request: Request, body: [String: JSONValue]) throws -> VersionPrecondition? {
         var bodyVersion: Int?
@@ -45,24 +36,6 @@ struct VersionPrecondition: Sendable {
                 detail: "Name the version this update is based on, in If-Match or in the body's version.")
         }
         return precondition
-    }
-
-    /// Throws the conflict error when `current` has moved on from the base version.
-    func check(currentVersion: Int, current: some Encodable) throws {
-        guard let version, version != currentVersion, !alternatives.contains(currentVersion) else { return }
-        let encoded = try JSONValue.encoding(current)
-        switch source {
-        case .ifMatch:
-            throw APIError(
-                .preconditionFailed, code: "version_conflict",
-                detail: "If-Match does not match the current version \(currentVersion).",
-                currentVersion: currentVersion, current: encoded)
-        case .body, .any:
-            throw APIError(
-                .conflict, code: "version_conflict",
-                detail: "The update was based on version \(version), but the current version is \(currentVersion).",
-                currentVersion: currentVersion, current: encoded)
-        }
     }
 }
 

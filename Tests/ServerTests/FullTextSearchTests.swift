@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// Course and user search through the FTS5 search tables: what a query finds, that a write is
 /// searchable at once, that no input is query syntax, and that old databases get their index.

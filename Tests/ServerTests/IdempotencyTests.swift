@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// `Idempotency-Key` on POST, PUT and PATCH: the same key with the same body replays the stored
 /// answer; with another body it answers 422; keys belong to one user of one tenant and last 24 h.

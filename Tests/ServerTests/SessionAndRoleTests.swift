@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// Absolute session age, the last admin, trusted proxies; record ids and constraint errors.
 @Suite(.timeLimit(.minutes(3))) struct SessionAndRoleTests {

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// The tenant store below the HTTP layer: results and the statements each method runs.
 @Suite(.timeLimit(.minutes(3))) struct TenantStoreTests {

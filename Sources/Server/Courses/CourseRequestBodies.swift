@@ -1,3 +1,5 @@
+import EduGoServerStore
+
 /// The body of `POST /v1/courses`.
 struct CourseDraft: Sendable {
     static let keys: Set<String> = ["title", "description", "category", "thumbnail_url", "published", "teacher_id"]
@@ -31,6 +33,7 @@ extension CourseChanges {
     ///
     /// - Throws: `400 validation_failed` naming every invalid member.
     init(_ body: [String: JSONValue]) throws {
+        self.init()
         var reader = JSONObjectReader(body)
         title = reader.string("title", length: 1...200)
         description = reader.string("description", length: 0...5000)

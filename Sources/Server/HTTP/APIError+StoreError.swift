@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// The one place a store refusal becomes an answer: each ``StoreError`` case's status, problem

@@ -1,3 +1,5 @@
+import EduGoServerStore
+
 extension LessonDraft {
     static let keys: Set<String> = ["title", "content", "order", "duration_minutes", "video_url"]
 
@@ -8,10 +10,11 @@ extension LessonDraft {
         try JSONObjectReader.checkKeys(body, known: Self.keys, writable: Self.keys)
         var reader = JSONObjectReader(body)
         let title = reader.string("title", required: true, length: 1...200)
-        content = reader.string("content", length: 0...100_000) ?? ""
-        order = reader.int("order", range: 1...10_000)
-        durationMinutes = reader.int("duration_minutes", range: 0...1440) ?? 0
-        videoUrl = reader.nullableURL("video_url").value
+        self.init(
+            title: "", content: reader.string("content", length: 0...100_000) ?? "",
+            order: reader.int("order", range: 1...10_000),
+            durationMinutes: reader.int("duration_minutes", range: 0...1440) ?? 0,
+            videoUrl: reader.nullableURL("video_url").value)
         self.title = try reader.values(title)
     }
 }
@@ -23,6 +26,7 @@ extension LessonChanges {
     ///
     /// - Throws: `400 validation_failed` naming every invalid member.
     init(_ body: [String: JSONValue]) throws {
+        self.init()
         var reader = JSONObjectReader(body)
         title = reader.string("title", length: 1...200)
         content = reader.string("content", length: 0...100_000)

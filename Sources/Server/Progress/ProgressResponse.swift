@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// One lesson's progress for one learner.

@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 import Hummingbird
 
@@ -47,8 +48,8 @@ extension ProgressReport {
     init(_ body: [String: JSONValue]) throws {
         var reader = JSONObjectReader(body)
         let lessonID = reader.string("lesson_id", required: true, length: 1...64, storesText: false)
-        completed = reader.bool("completed")
-        watchedSeconds = reader.int("watched_seconds", range: 0...ProgressRoutes.maxWatchedSeconds)
-        lessonId = try reader.values(lessonID)
+        let completed = reader.bool("completed")
+        let watchedSeconds = reader.int("watched_seconds", range: 0...ProgressRoutes.maxWatchedSeconds)
+        self.init(lessonId: try reader.values(lessonID), completed: completed, watchedSeconds: watchedSeconds)
     }
 }

@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// One entry of the change feed: an entity's current representation (the same as its `GET`),

@@ -1,3 +1,5 @@
+import EduGoServerStore
+
 /// The body of `POST /v1/users` (admins create an account).
 struct NewAccount: Sendable {
     static let keys: Set<String> = ["email", "password", "first_name", "last_name", "role"]
@@ -41,6 +43,7 @@ extension UserChanges {
     ///
     /// - Throws: `400 validation_failed` naming every invalid member.
     init(_ body: [String: JSONValue]) throws {
+        self.init()
         var reader = JSONObjectReader(body)
         firstName = reader.string("first_name", length: 1...100)
         lastName = reader.string("last_name", length: 1...100)

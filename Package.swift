@@ -35,13 +35,23 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
+        // The server's store, the only owner of its SQL: it throws StoreError and returns domain
+        // values. It has no HTTP dependency, so the compiler keeps HTTP out of it.
+        .target(
+            name: "EduGoServerStore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/ServerStore",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "EduGoServer",
             dependencies: [
+                "EduGoServerStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -121,6 +131,7 @@ let package = Package(
             name: "ServerTests",
             dependencies: [
                 "EduGoServer",
+                "EduGoServerStore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

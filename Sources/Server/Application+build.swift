@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -115,7 +116,7 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
         mailer: Mailer(mailbox: mailbox, logger: logger, now: configuration.now),
         mailbox: mailbox,
         idempotency: IdempotencyCoordinator(retention: configuration.idempotencyRetention, now: configuration.now),
-        media: try MediaDirectory(storage: configuration.storage),
+        media: try MediaDirectory(dataDirectory: configuration.storage.dataDirectory),
         logger: logger)
     deps.faults = faults
     deps.clock = clock

@@ -1,4 +1,5 @@
 import EduGoServer
+import EduGoServerStore
 import Foundation
 import Hummingbird
 import Logging

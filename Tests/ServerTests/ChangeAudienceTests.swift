@@ -2,6 +2,7 @@ import GRDB
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// The live stream decides in memory who hears of a change; the feed decides in SQL. Both must
 /// give the same answer for every shape of logged change.

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// The change feed's delta page seeks the log by sequence: its cost follows the changes after the
 /// cursor, not the length of the log.

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// The tenant's change sequence: every committed change of a synced entity advances it, in the
 /// transaction that makes the change.

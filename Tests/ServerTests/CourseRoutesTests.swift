@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// `GET/POST /v1/courses`, `GET /v1/courses/search`, `GET/PATCH/DELETE /v1/courses/{id}`.
 @Suite(.timeLimit(.minutes(3))) struct CourseRoutesTests {

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 @Suite(.timeLimit(.minutes(3))) struct DevEndpointsTests {
     struct CreatedTenant: Decodable {

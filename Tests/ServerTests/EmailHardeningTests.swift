@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// Emails: bounded before any key is built, normalised (NFKC) once, no invisible characters.
 @Suite(.timeLimit(.minutes(3))) struct EmailHardeningTests {

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// The fault kinds beyond fixed delay, status and drops: random delays, slow and truncated
 /// bodies and garbage, through HTTP, each repeatable with a seed.

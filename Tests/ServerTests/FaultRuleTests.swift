@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// `/__dev/faults`: per-tenant fault rules, driven in-process.
 @Suite(.timeLimit(.minutes(3))) struct FaultRuleTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// The encoders written by hand for speed write what the default Codable path would: every
 /// stored property, under its snake_case name, with the same value. A property added later and

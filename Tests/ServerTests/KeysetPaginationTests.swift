@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// `after` and `next`: lists continue from the last row's key, not from an offset.
 @Suite(.timeLimit(.minutes(3))) struct KeysetPaginationTests {

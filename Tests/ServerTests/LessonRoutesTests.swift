@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// `GET/POST /v1/courses/{id}/lessons` and `GET/PATCH/DELETE /v1/courses/{id}/lessons/{lessonId}`.
 @Suite(.timeLimit(.minutes(3))) struct LessonRoutesTests {

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// Every list and search the API offers runs on its index: `EXPLAIN QUERY PLAN` of the very
 /// statement the store runs (its query type builds it for both) shows no sort and no walk of a

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// A list's total is counted once per change sequence.
 @Suite(.timeLimit(.minutes(3))) struct ListTotalsTests {

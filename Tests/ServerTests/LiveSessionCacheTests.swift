@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// The live-session cache answers an authenticated request without a database read, so every
 /// event that ends a session or changes its user must still take effect on the very next

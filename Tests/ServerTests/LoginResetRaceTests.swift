@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// A sign-in that verified the old password while a reset committed
 /// must not leave a session behind. The interleaving is made by hand (read, reset, insert), so

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// A download opens its file before its head is sent: a replacement committed in between is seen
 /// by a second lookup, and a file removed after the open is still served whole.

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// List pages answered from memory while nothing changed, never after a change.
 @Suite struct PageCacheTests {

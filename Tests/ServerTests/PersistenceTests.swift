@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// The real `edugo-server` binary on a data directory: what survives a restart and a crash.
 @Suite(.serialized, .timeLimit(.minutes(3)))

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// Audit issue 31, item 6: every tenant in which a published (seeded) password still signs in
 /// keeps a server off the network, test tenants of `POST /__dev/tenants` included.

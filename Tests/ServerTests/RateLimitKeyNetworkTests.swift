@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// Audit issue 31, item 7: IPv6 clients are counted per /64, and a full limiter table never
 /// forgets an account's live failures.

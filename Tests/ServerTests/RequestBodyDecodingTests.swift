@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// Request bodies decode through `Decodable` over the bounded parser's `JSONValue`, then one
 /// validation pass: every member's error at once, in the order the members are checked, each

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// Absolute session age, the last admin, trusted proxies; record ids and constraint errors.
 @Suite(.timeLimit(.minutes(3))) struct SessionAndRoleTests {
@@ -98,7 +99,7 @@ import Testing
             id: RecordID.make(), email: "a@example.com", emailKey: "a@example.com", passwordHash: "", firstName: "A",
             lastName: "A", role: .admin, emailVerified: true, version: 1, createdAt: now, updatedAt: now)
         try await database.writer.write { db in try admin.insert(db) }
-        await #expect(throws: APIError.self) {
+        await #expect(throws: StoreError.self) {
             try await database.writer.read { db in try AdminGuard.keepOneAdmin(db, losing: admin.id) }
         }
     }
@@ -156,11 +157,11 @@ import Testing
         // A colliding id (what a degraded UUID source produced) is not "email taken"
         let idCollision = await Self.insertError(Self.user(id: "same", email: "two@example.com"), into: database)
         #expect(idCollision != nil)
-        #expect(!(idCollision is APIError), "\(String(describing: idCollision))")
+        #expect(!(idCollision is StoreError), "\(String(describing: idCollision))")
 
         // A colliding email is
         let emailCollision = await Self.insertError(Self.user(id: "other", email: "one@example.com"), into: database)
-        #expect((emailCollision as? APIError)?.code == "email_taken")
+        #expect((emailCollision as? StoreError).map(APIError.init)?.code == "email_taken")
     }
 
     @Test("with a trusted proxy, X-Forwarded-For names the client; from other peers it is ignored")

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// Issue 31, item 7: the session, refresh-token and email-token tables are pruned on the server's
 /// clock, keeping what refresh-token reuse detection needs.

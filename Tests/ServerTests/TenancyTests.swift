@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 @Suite(.timeLimit(.minutes(3))) struct TenancyTests {
     @Test("a demo token sent with X-Tenant-ID acme answers 403 tenant_mismatch")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// The registry keeps a bounded number of tenant databases open.
 @Suite(.timeLimit(.minutes(3))) struct TenantRegistryTests {

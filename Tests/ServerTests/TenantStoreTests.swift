@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// The tenant store below the HTTP layer: results and the statements each method runs.
 @Suite(.timeLimit(.minutes(3))) struct TenantStoreTests {
@@ -46,12 +47,12 @@ import Testing
         let database = try await Self.demoTenant()
         let student = try await Self.identity("student1@demo.edugo.dev", in: database)
         let store = TenantStore(database)
-        func page(limit: Int) async throws -> ListPage<CourseResponse> {
+        func page(limit: Int) async throws -> ListPage<CourseWithLessonCount> {
             try await store.coursePage(visibleTo: student, category: nil, query: nil, pagination: Pagination(page: 1, limit: limit))
         }
 
-        var one: ListPage<CourseResponse>?
-        var twenty: ListPage<CourseResponse>?
+        var one: ListPage<CourseWithLessonCount>?
+        var twenty: ListPage<CourseWithLessonCount>?
         let few = try await Self.statements(in: database) { one = try await page(limit: 1) }
         let many = try await Self.statements(in: database) { twenty = try await page(limit: 20) }
 
@@ -60,16 +61,16 @@ import Testing
         #expect(first.items.count == 1)
         let items = try #require(twenty).items
         #expect(items.count > 3)
-        #expect(items.allSatisfy { $0.published }, "a student sees published courses only")
+        #expect(items.allSatisfy { $0.course.published }, "a student sees published courses only")
         // The change sequence, the total (counted once per sequence: the second page reuses it) and
         // the page with its lesson counts.
         #expect(queries(few).count == 3, "\(few.joined(separator: "\n"))")
         #expect(queries(many).count == 2, "\(many.joined(separator: "\n"))")
         for item in items {
             let lessons = try await database.writer.read { db in
-                try LessonRecord.filter(LessonRecord.Columns.courseId == item.id).fetchCount(db)
+                try LessonRecord.filter(LessonRecord.Columns.courseId == item.course.id).fetchCount(db)
             }
-            #expect(item.lessonCount == lessons, "\(item.title)")
+            #expect(item.lessonCount == lessons, "\(item.course.title)")
         }
     }
 

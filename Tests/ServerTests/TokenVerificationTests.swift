@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 @Suite(.timeLimit(.minutes(3))) struct TokenVerificationTests {
     // MARK: Lifetime

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 /// The transaction duration metric counts transactions, not statements.
 @Suite(.timeLimit(.minutes(3))) struct TransactionTimerTests {

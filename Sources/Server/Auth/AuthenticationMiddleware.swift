@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Hummingbird
 
 /// Authenticates every request to a route that requires it, once, before the handler runs.

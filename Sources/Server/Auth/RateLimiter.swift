@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// Sliding-window counters keyed by ``RateLimitKey``s.

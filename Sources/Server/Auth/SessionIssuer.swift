@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// Starts sessions and rotates refresh tokens.

@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// The public representation of a course.
@@ -13,6 +14,11 @@ struct CourseResponse: Encodable, Sendable, SnakeCaseKeyed {
     var version: Int
     var createdAt: Date
     var updatedAt: Date
+
+    /// The representation of a course the store read with its lesson count.
+    init(_ course: CourseWithLessonCount) {
+        self.init(course.course, lessonCount: course.lessonCount)
+    }
 
     init(_ record: CourseRecord, lessonCount: Int) {
         self.id = record.id

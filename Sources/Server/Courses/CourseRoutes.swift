@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 import Hummingbird
 
@@ -38,13 +39,14 @@ struct CourseRoutes {
         ].joined(separator: "\u{0}")
         return try await CachedPage.respond(request, cache: identity.store.database.pages, key: key) {
             try await identity.store.coursePage(visibleTo: identity, category: category, query: query, pagination: pagination)
+                .map(CourseResponse.init)
         }
     }
 
     @Sendable func get(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<CourseResponse> {
         let identity = try context.requireIdentity()
         let id = try request.pathParameter("id", context)
-        let course = try await identity.store.course(id, visibleTo: identity)
+        let course = CourseResponse(try await identity.store.course(id, visibleTo: identity))
         return APIResponse(course, caching: .revalidate, version: course.version)
     }
 
@@ -62,7 +64,7 @@ struct CourseRoutes {
                 thumbnailUrl: draft.thumbnailUrl.value, published: draft.published ?? false,
                 teacherId: draft.teacherId ?? identity.userID,
                 version: 1, createdAt: now, updatedAt: now)
-            let created = try await identity.store.createCourse(course)
+            let created = CourseResponse(try await identity.store.createCourse(course))
             return APIResponse(
                 created, status: .created, caching: .revalidate, version: 1, location: "/v1/courses/\(created.id)")
         }
@@ -77,7 +79,8 @@ struct CourseRoutes {
             try JSONObjectReader.checkKeys(body, known: CoursePatch.keys, writable: writable)
             let base = try VersionPrecondition.required(request, body: body)
             let changes = try RequestBody.decode(CoursePatch.self, from: body).changes
-            let updated = try await identity.store.updateCourse(id, by: identity, changes: changes, base: base, now: deps.now)
+            let updated = CourseResponse(
+                try await identity.store.updateCourse(id, by: identity, changes: changes, base: base, now: deps.now))
             return APIResponse(updated, caching: .revalidate, version: updated.version)
         }
     }

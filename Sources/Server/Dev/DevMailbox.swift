@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// A mail the server sent (in dev mode, kept here instead of leaving the machine).

@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// The fault rules of every tenant, and the one decision per request of which rule fires.

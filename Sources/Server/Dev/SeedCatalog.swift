@@ -1,3 +1,5 @@
+import EduGoServerStore
+
 /// The demo content: accounts and courses with lessons, in Spanish and English.
 enum SeedCatalog {
     struct Account: Sendable {

@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// Writes seed accounts, courses, lessons, enrollments and progress into a tenant database, in

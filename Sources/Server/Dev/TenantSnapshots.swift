@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// The saved snapshots of every tenant (dev mode), at most `limit` per tenant.

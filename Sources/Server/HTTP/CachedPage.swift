@@ -1,4 +1,5 @@
 import Crypto
+import EduGoServerStore
 import Foundation
 import Hummingbird
 

@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// The checks a decoded request body runs on its members, in one pass that collects every

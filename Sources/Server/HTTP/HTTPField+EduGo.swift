@@ -1,3 +1,4 @@
+import EduGoServerStore
 import HTTPTypes
 
 extension HTTPField.Name {

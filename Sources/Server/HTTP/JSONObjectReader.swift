@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// Reads typed members out of a JSON object body, collecting every field error at once: the

@@ -1,24 +1,10 @@
+import EduGoServerStore
 import Hummingbird
 
-/// Where a list page starts and how many items it holds, from the query string: `limit` (1–100,
-/// default 20) and either `after` (the opaque `next` of the previous page: keyset pagination) or
-/// `page` (from 1: offset pagination, kept for clients written before `after`).
-struct Pagination: Sendable {
-    /// The page number; 1 when the request names none, and unused with ``after``.
-    var page: Int
-    var limit: Int
-    /// The key the page continues after; `nil` starts the list (at ``page``).
-    var after: PageCursor?
-
-    /// Rows skipped before the page: none when it continues from a key.
-    var offset: Int { after == nil ? (page - 1) * limit : 0 }
-
-    init(page: Int = 1, limit: Int = 20, after: PageCursor? = nil) {
-        self.page = page
-        self.limit = limit
-        self.after = after
-    }
-
+/// Reading a list's pagination from its query string: `limit` (1–100, default 20) and either
+/// `after` (the opaque `next` of the previous page: keyset pagination) or `page` (from 1: offset
+/// pagination, kept for clients written before `after`).
+extension Pagination {
     /// - Parameter keyset: Whether the list reads `after` (the dev console's lists page by number only).
     /// - Throws: `400 validation_failed` for a non-numeric or out-of-range `page` or `limit`, an
     ///   `after` the server did not issue, or `after` together with `page`.
@@ -32,18 +18,20 @@ struct Pagination: Sendable {
             }
             return parsed
         }
-        self.page = read("page", default: 1, range: 1...1_000_000)
-        self.limit = read("limit", default: 20, range: 1...100)
+        let page = read("page", default: 1, range: 1...1_000_000)
+        let limit = read("limit", default: 20, range: 1...100)
+        var after: PageCursor?
         if keyset, let raw = request.query("after") {
             if request.query("page") != nil {
                 errors.append(.init(field: "after", code: "not_with_page", message: "continues a list on its own; send either after or page"))
             } else if let cursor = PageCursor(token: raw) {
-                self.after = cursor
+                after = cursor
             } else {
                 errors.append(.init(field: "after", code: "invalid_format", message: "must be the next of a previous page, unchanged"))
             }
         }
         if !errors.isEmpty { throw APIError.validation(errors) }
+        self.init(page: page, limit: limit, after: after)
     }
 }
 

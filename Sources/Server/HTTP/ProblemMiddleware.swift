@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 import Hummingbird
 import Logging
@@ -5,7 +6,7 @@ import NIOHTTP1
 
 /// Turns every error thrown inside it into an RFC 9457 problem+json answer with a stable `code`.
 ///
-/// An ``APIError`` answers as it is; the client errors Hummingbird and the HTTP parser raise get
+/// An ``APIError`` answers as it is, a `StoreError` as `APIError.init(_:)` maps it; the client errors Hummingbird and the HTTP parser raise get
 /// their documented codes; anything else is logged by type only and answers an opaque
 /// `500 internal_error`.
 struct ProblemMiddleware: RouterMiddleware {
@@ -32,6 +33,8 @@ struct ProblemMiddleware: RouterMiddleware {
         switch error {
         case let error as APIError:
             return error
+        case let error as StoreError:
+            return APIError(error)
         case let error as HTTPError where error.status == .notFound:
             return .notFound()
         // A body the HTTP/1 parser cannot read (an invalid chunk size line, say) surfaces where a

@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Hummingbird
 
 /// Gives each request its id: the client's `X-Request-ID` when well-formed, otherwise a new one.

@@ -1,3 +1,5 @@
+import EduGoServerStore
+
 extension Sequence<UInt8> {
     /// The bytes as lowercase hexadecimal digits, two per byte (a SHA-256 digest as stored and
     /// compared). Written out by hand: `String(format: "%02x")` per byte was the larger part of an

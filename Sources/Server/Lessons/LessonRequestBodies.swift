@@ -1,3 +1,5 @@
+import EduGoServerStore
+
 /// The body of `POST /v1/courses/{id}/lessons`.
 struct NewLesson: ValidatedBody, Sendable {
     static let keys = Set(CodingKeys.allCases.map(\.rawValue))

@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// The public representation of a lesson.

@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// The `media` member of a lesson: what its file is, without where it lives.

@@ -1,4 +1,5 @@
 import Crypto
+import EduGoServerStore
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -20,7 +21,7 @@ struct MediaReceiver: Sendable {
     /// - Throws: `413 payload_too_large` as soon as more than ``limit`` bytes arrived,
     ///   `415 media_type_mismatch` when the first bytes are not `type`'s signature,
     ///   `400 empty_media` for an empty body, or the transport's error.
-    func receive(_ body: HummingbirdCore.RequestBody, declaredType type: MediaType) async throws -> StagedMedia {
+    func receive(_ body: HummingbirdCore.RequestBody, declaredType type: EduGoServerStore.MediaType) async throws -> StagedMedia {
         let staging = try directory.stagingFile()
         do {
             let (size, digest) = try await FileSystem.shared.withFileHandle(
@@ -33,9 +34,9 @@ struct MediaReceiver: Sendable {
                     for try await chunk in body {
                         size += chunk.readableBytes
                         guard size <= limit else { throw APIError.mediaTooLarge(limit: limit) }
-                        if prefix.count < MediaType.signatureLength {
-                            prefix += chunk.readableBytesView.prefix(MediaType.signatureLength - prefix.count)
-                            if prefix.count == MediaType.signatureLength, !type.matches(prefix) {
+                        if prefix.count < EduGoServerStore.MediaType.signatureLength {
+                            prefix += chunk.readableBytesView.prefix(EduGoServerStore.MediaType.signatureLength - prefix.count)
+                            if prefix.count == EduGoServerStore.MediaType.signatureLength, !type.matches(prefix) {
                                 throw APIError.mediaTypeMismatch(type)
                             }
                         }
@@ -44,7 +45,7 @@ struct MediaReceiver: Sendable {
                     }
                     try await output.flush()
                     guard size > 0 else { throw APIError.emptyMedia }
-                    if prefix.count < MediaType.signatureLength, !type.matches(prefix) {
+                    if prefix.count < EduGoServerStore.MediaType.signatureLength, !type.matches(prefix) {
                         throw APIError.mediaTypeMismatch(type)
                     }
                     return (size, hasher.finalize())
@@ -68,7 +69,7 @@ extension APIError {
     }
 
     /// `415 media_type_mismatch`: the file's signature is not the declared type's.
-    static func mediaTypeMismatch(_ type: MediaType) -> APIError {
+    static func mediaTypeMismatch(_ type: EduGoServerStore.MediaType) -> APIError {
         APIError(
             .unsupportedMediaType, code: "media_type_mismatch",
             detail: "The file's first bytes are not those of \(type.rawValue), the declared Content-Type.")
@@ -78,7 +79,7 @@ extension APIError {
     static var unsupportedMediaType: APIError {
         APIError(
             .unsupportedMediaType, code: "unsupported_media_type",
-            detail: "Lesson media must be one of: \(MediaType.allCases.map(\.rawValue).joined(separator: ", ")).")
+            detail: "Lesson media must be one of: \(EduGoServerStore.MediaType.allCases.map(\.rawValue).joined(separator: ", ")).")
     }
 
     /// `400 empty_media`: an upload without a byte.

@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 import Hummingbird
 
@@ -29,7 +30,7 @@ struct MediaRoutes {
         let courseID = try request.pathParameter("id", context)
         let lessonID = try request.pathParameter("lessonId", context)
         let base = try VersionPrecondition.required(request, body: [:])
-        guard let type = request.headers[.contentType].flatMap(MediaType.init(contentType:)) else {
+        guard let type = request.headers[.contentType].flatMap(EduGoServerStore.MediaType.init(contentType:)) else {
             throw APIError.unsupportedMediaType
         }
         let limit = deps.configuration.maxMediaSize

@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// One served request, as the access log records it.

@@ -1,3 +1,5 @@
+import EduGoServerStore
+
 /// The body of `PUT /v1/courses/{id}/progress`. `completed_at` is set by the server.
 struct ProgressBody: ValidatedBody, Sendable {
     static let keys = Set(CodingKeys.allCases.map(\.rawValue)).union(["version"])

@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// One lesson's progress for one learner.
@@ -41,6 +42,16 @@ struct CourseProgressResponse: Encodable, Sendable {
     var completedLessons: Int
     var totalLessons: Int
     var percent: Double
+
+    /// The representation of the progress the store read.
+    init(_ progress: CourseProgress) {
+        courseId = progress.courseID
+        userId = progress.userID
+        lessons = progress.lessons.map(LessonProgressResponse.init)
+        completedLessons = progress.completedLessons
+        totalLessons = progress.totalLessons
+        percent = Self.percent(completed: progress.completedLessons, total: progress.totalLessons)
+    }
 
     static func percent(completed: Int, total: Int) -> Double {
         guard total > 0 else { return 0 }

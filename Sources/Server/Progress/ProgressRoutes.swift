@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 import Hummingbird
 
@@ -16,7 +17,7 @@ struct ProgressRoutes {
         let courseID = try request.pathParameter("id", context)
         let requested = request.query("user_id")
         let result = try await identity.store.progress(inCourse: courseID, of: requested, visibleTo: identity)
-        return APIResponse(result, caching: .revalidate)
+        return APIResponse(CourseProgressResponse(result), caching: .revalidate)
     }
 
     /// Upserts one lesson's progress. Only enrolled learners write; the first write needs no

@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 import Logging
 

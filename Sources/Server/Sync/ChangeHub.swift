@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 import Synchronization
 
@@ -158,7 +159,7 @@ final class ChangeHub: TenantCommitListener {
 
     /// A transaction of `tenant` committed `changes` and revoked `revokedSessions` (or deleted
     /// sessions it could not name, `allSessionsSuspect`): wakes the streams that hear of it.
-    func committed(_ tenant: TenantID, changes: [LoggedChange], revokedSessions: Set<String>, allSessionsSuspect: Bool) {
+    package func committed(_ tenant: TenantID, changes: [LoggedChange], revokedSessions: Set<String>, allSessionsSuspect: Bool) {
         state.withLock { state in
             for id in state.byTenant[tenant] ?? [] {
                 guard var subscriber = state.subscribers[id] else { continue }
@@ -181,7 +182,7 @@ final class ChangeHub: TenantCommitListener {
     /// `tenant`'s data changed in a way no list of changes describes (a snapshot restored, a
     /// commit whose changes could not be read): every stream of it looks again, checking its
     /// session first.
-    func replaced(_ tenant: TenantID) {
+    package func replaced(_ tenant: TenantID) {
         state.withLock { state in
             for id in state.byTenant[tenant] ?? [] {
                 state.subscribers[id]?.pending.lookAgain = true

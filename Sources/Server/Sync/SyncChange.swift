@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// One entry of the change feed: an entity's current representation (the same as its `GET`),
@@ -9,6 +10,18 @@ enum SyncChange: Sendable, Encodable {
     case progress(LessonProgressResponse, courseID: String)
     case profile(UserResponse)
     case deleted(ChangeLog.Entity, id: String, courseID: String?)
+
+    /// The wire form of a change the store read.
+    init(_ change: FeedChange) {
+        switch change {
+        case .course(let course): self = .course(CourseResponse(course))
+        case .lesson(let lesson): self = .lesson(LessonResponse(lesson))
+        case .enrollment(let enrollment): self = .enrollment(EnrollmentResponse(enrollment))
+        case .progress(let progress): self = .progress(LessonProgressResponse(progress), courseID: progress.courseId)
+        case .profile(let user): self = .profile(UserResponse(user))
+        case .deleted(let entity, let id, let courseID): self = .deleted(entity, id: id, courseID: courseID)
+        }
+    }
 
     /// The entity and id the change is about.
     var key: (entity: ChangeLog.Entity, id: String) {
@@ -67,4 +80,12 @@ struct SyncChangesPage: Sendable, Encodable {
     /// Whether the next page continues the base sync this page belongs to (a client gathers a
     /// base sync's pages before it replaces its local state).
     var baseContinues = false
+
+    /// The wire form of a page the store read.
+    init(_ page: ChangeFeedPage) {
+        changes = page.changes.map(SyncChange.init)
+        cursor = page.cursor
+        hasMore = page.hasMore
+        baseContinues = page.baseContinues
+    }
 }

@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 import Hummingbird
 import ServiceLifecycle
@@ -56,7 +57,7 @@ struct SyncRoutes {
         let retention = deps.configuration.changeRetention
         let horizon = deps.now.addingTimeInterval(-Double(retention.components.seconds))
         let page = try await identity.store.changes(after: cursor, visibleTo: identity, limit: limit, horizon: horizon)
-        return APIResponse(page)
+        return APIResponse(SyncChangesPage(page))
     }
 
     private static func limit(_ request: Request) throws -> Int {

@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 import Logging
 
@@ -48,7 +49,7 @@ actor TenantRegistry {
         case .inMemory:
             self.tenantsDirectory = nil
         }
-        self.registry = try RegistryStore(storage: storage)
+        self.registry = try RegistryStore(dataDirectory: storage.dataDirectory)
     }
 
     /// What the metrics report at scrape time.

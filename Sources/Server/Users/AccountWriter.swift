@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// Makes accounts: one place for hashing passwords and normalising what is stored; the store

@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 
 /// Field rules shared by registration, admin user creation and profile edits.

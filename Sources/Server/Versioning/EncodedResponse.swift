@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Foundation
 import Hummingbird
 import HTTPTypes
@@ -11,6 +12,22 @@ struct EncodedResponse: Sendable {
 
     static func noContent() -> EncodedResponse {
         EncodedResponse(status: .noContent, headers: [:], body: Data())
+    }
+
+    /// The answer as the idempotency store keeps it.
+    var stored: StoredAnswer {
+        StoredAnswer(status: Int(status.code), headers: headers, body: body)
+    }
+
+    /// A stored answer, to be replayed.
+    init(_ stored: StoredAnswer) {
+        self.init(status: HTTPResponse.Status(code: stored.status), headers: stored.headers, body: stored.body)
+    }
+
+    init(status: HTTPResponse.Status, headers: [String: String], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
     }
 
     func response(replayed: Bool = false) -> Response {

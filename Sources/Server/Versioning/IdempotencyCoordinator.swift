@@ -1,4 +1,5 @@
 import Crypto
+import EduGoServerStore
 import Foundation
 import Hummingbird
 
@@ -31,7 +32,7 @@ struct IdempotencyCoordinator: Sendable {
                 userID: userID, key: key, fingerprint: fingerprint, now: current,
                 expiredBefore: current.addingTimeInterval(-retention.timeInterval),
                 abandonedBefore: current.addingTimeInterval(-abandonedAfter)))
-        if case .answered(let stored) = claim { return stored.response(replayed: true) }
+        if case .answered(let stored) = claim { return EncodedResponse(stored).response(replayed: true) }
 
         let result: EncodedResponse
         do {
@@ -40,7 +41,7 @@ struct IdempotencyCoordinator: Sendable {
             try? await store.releaseIdempotencyKey(userID: userID, key: key)
             throw error
         }
-        try await store.settleIdempotencyKey(userID: userID, key: key, answer: result)
+        try await store.settleIdempotencyKey(userID: userID, key: key, answer: result.stored)
         return result.response()
     }
 

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import EduGoServer
+@testable import EduGoServerStore
 
 // Helpers for the resource suites (users, courses, lessons, enrollment, progress). They build on
 // TestServer.swift and decode every body with types of their own, independent of the server's.

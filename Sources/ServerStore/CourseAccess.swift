@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+/// Who may see and change which courses.
+///
+/// Students see published courses; teachers see published courses and their own drafts; admins
+/// see everything in the tenant. Only the owning teacher or an admin changes a course. A course
+/// the caller may not see is not found, exactly like one that does not exist.
+package enum CourseAccess {
+    /// The visibility rule as SQL conditions on `courses`, with their arguments: the one place
+    /// the rule is written, used by ``visible(_:)`` and by the statements the store writes out.
+    package static func visibleSQL(_ identity: Identity) -> (conditions: [String], arguments: StatementArguments) {
+        visibleSQL(role: identity.role, userID: identity.userID)
+    }
+
+    package static func visibleSQL(role: UserRecord.Role, userID: String) -> (conditions: [String], arguments: StatementArguments) {
+        switch role {
+        case .admin: ([], [])
+        case .teacher: (["(published = 1 OR teacher_id = ?)"], [userID])
+        case .student: (["published = 1"], [])
+        }
+    }
+
+    /// The same rule as disjoint branches whose union is what the caller may see, each branch
+    /// one index seek: a teacher's published courses, and their own drafts. Lists run one
+    /// `SELECT` per branch joined by `UNION ALL` (the branches never share a row), so their
+    /// order comes from the indexes, not from a sort.
+    package static func visibleBranches(role: UserRecord.Role, userID: String) -> [(conditions: [String], arguments: StatementArguments)] {
+        switch role {
+        case .admin: [([], [])]
+        case .teacher: [(["published = 1"], []), (["teacher_id = ?", "published = 0"], [userID])]
+        case .student: [(["published = 1"], [])]
+        }
+    }
+
+    /// A request over `courses` restricted to what `identity` may see.
+    package static func visible(_ identity: Identity) -> QueryInterfaceRequest<CourseRecord> {
+        let (conditions, arguments) = visibleSQL(identity)
+        guard !conditions.isEmpty else { return CourseRecord.all() }
+        return CourseRecord.filter(sql: conditions.joined(separator: " AND "), arguments: arguments)
+    }
+
+    /// The course, if `identity` may see it.
+    package static func fetchVisible(_ db: Database, id: String, identity: Identity) throws -> CourseRecord {
+        guard let course = try visible(identity).filter(CourseRecord.Columns.id == id).fetchOne(db) else {
+            throw StoreError.notFound(.course)
+        }
+        return course
+    }
+
+    package static func canEdit(_ course: CourseRecord, identity: Identity) -> Bool {
+        identity.role == .admin || (identity.role == .teacher && course.teacherId == identity.userID)
+    }
+
+    /// The course, if `identity` may change it: not found when invisible, forbidden when visible but not theirs.
+    package static func fetchEditable(_ db: Database, id: String, identity: Identity) throws -> CourseRecord {
+        let course = try fetchVisible(db, id: id, identity: identity)
+        guard canEdit(course, identity: identity) else {
+            throw StoreError.forbidden(.editCourse)
+        }
+        return course
+    }
+
+    /// Marks the course changed (its lesson count is part of its representation).
+    package static func touch(_ db: Database, courseID: String, now: Date) throws {
+        try db.execute(
+            sql: "UPDATE courses SET version = version + 1, updated_at = ? WHERE id = ?", arguments: [now, courseID])
+    }
+}

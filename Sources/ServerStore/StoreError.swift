@@ -1,0 +1,93 @@
+/// Why a store method refused, in the store's own terms.
+///
+/// The store knows no HTTP: the server maps each case to its status, problem `code` and body in
+/// one place (`APIError(_:)` of the HTTP layer). Errors of SQLite itself are not wrapped: they
+/// stay internal errors.
+package enum StoreError: Error, Sendable {
+    /// The object does not exist, or the caller may not see it (the same answer, so that
+    /// existence never leaks).
+    case notFound(Entity)
+    /// The caller sees the object but may not do this to it.
+    case forbidden(Refusal)
+    /// The object's current state refuses the change.
+    case conflict(Conflict)
+    /// The change was based on a version that is no longer current.
+    case versionConflict(VersionConflict)
+    /// A report of a lesson's progress, which exists already, named no version to base the change on.
+    case preconditionRequired
+    /// A value that is well formed but does not fit the data as it stands.
+    case validation(field: String, code: String, message: String)
+    /// Another account of the tenant holds the email address.
+    case emailTaken
+    /// An `Idempotency-Key` that was used with a different request.
+    case idempotencyKeyReused
+    /// An `Idempotency-Key` whose first request is still running.
+    case idempotencyInProgress
+    /// A change-feed cursor minted for another tenant or user.
+    case invalidCursor
+    /// A change-feed cursor older than what the feed keeps, or minted for another role.
+    case cursorExpired
+    /// An email token (verification or password reset) that is unknown, used or expired.
+    case invalidEmailToken
+    /// A snapshot whose copy is gone.
+    case snapshotNotFound
+
+    /// The kinds of object a lookup can miss.
+    package enum Entity: String, Sendable {
+        case course, lesson, user, media
+    }
+
+    /// What the caller may not do.
+    package enum Refusal: Sendable {
+        /// Change a course that is not theirs (only its teacher or an admin may).
+        case editCourse
+        /// See another learner's progress in a course that is not theirs.
+        case seeOthersProgress
+        /// Change an account other than their own.
+        case changeOthersProfile
+        /// Delete an account (admins only).
+        case deleteUsers
+        /// Record progress in a course they are not enrolled in.
+        case recordProgressUnenrolled
+        /// Download a lesson's media without being enrolled in its published course.
+        case downloadMediaUnenrolled
+    }
+
+    /// The states that refuse a change.
+    package enum Conflict: Sendable {
+        /// Only published courses accept enrollments.
+        case courseNotPublished
+        /// Admins do not delete their own account.
+        case cannotDeleteSelf
+        /// A teacher who owns courses cannot become a student.
+        case teacherOwnsCoursesDemoted
+        /// A teacher who owns courses cannot be deleted.
+        case teacherOwnsCoursesDeleted
+        /// The tenant keeps at least one admin.
+        case lastAdmin
+    }
+}
+
+/// A change based on a stale version: what it was based on, and the object as it is now.
+package struct VersionConflict: Sendable {
+    /// The object's current state, as the store holds it.
+    package enum Current: Sendable {
+        case course(CourseWithLessonCount)
+        case lesson(LessonRecord)
+        case user(UserRecord)
+        case progress(ProgressRecord)
+    }
+
+    /// The version the change named, and where.
+    package var base: VersionPrecondition
+    /// The object's current version.
+    package var currentVersion: Int
+    /// The object's current state, for the client to merge with.
+    package var current: Current
+
+    package init(base: VersionPrecondition, currentVersion: Int, current: Current) {
+        self.base = base
+        self.currentVersion = currentVersion
+        self.current = current
+    }
+}

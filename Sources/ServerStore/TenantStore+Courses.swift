@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+
+/// What a change to a course asks for: each member `nil` (or `.absent`) when the body left it out.
+package struct CourseChanges: Sendable {
+    package var title: String?
+    package var description: String?
+    package var category: String?
+    package var thumbnailUrl: Patch<String> = .absent
+    package var published: Bool?
+    package var teacherId: String?
+
+    package init(title: String? = nil, description: String? = nil, category: String? = nil, thumbnailUrl: Patch<String> = .absent, published: Bool? = nil, teacherId: String? = nil) {
+        self.title = title
+        self.description = description
+        self.category = category
+        self.thumbnailUrl = thumbnailUrl
+        self.published = published
+        self.teacherId = teacherId
+    }
+}
+
+extension TenantStore {
+    /// A page of the courses `identity` may see, newest first, optionally of one category and
+    /// matching a search, each with its lesson count.
+    ///
+    /// Two statements whatever the page size when the list starts (the total, and the page with
+    /// its lesson counts), one when it continues from `pagination.after` (no total), each prepared
+    /// once per connection and reused (`cachedStatement`); ``CourseListQuery`` writes them.
+    package func coursePage(
+        visibleTo identity: Identity, category: String?, query: String?, pagination: Pagination
+    ) async throws -> ListPage<CourseWithLessonCount> {
+        let list = CourseListQuery(
+            role: identity.role, userID: identity.userID, category: category, search: query,
+            after: pagination.after, limit: pagination.limit, offset: pagination.offset)
+        // Taken before the read's snapshot: a restore after it makes the total this read counts unkept.
+        let epoch = database.listTotals.epoch
+        return try await database.writer.read { db in
+            let total = try self.total(db, list.count, unless: pagination, epoch: epoch)
+            let page = list.page
+            // Decoded while the cursor stands on each row: a copied row (`Row.fetchAll`) finds
+            // each column by lowercasing every column name, the cursor's row by one lookup.
+            let rows = try Array(
+                Row.fetchCursor(db.cachedStatement(sql: page.sql), arguments: page.arguments).map { row in
+                    (
+                        item: try CourseWithLessonCount(CourseRecord(row: row), lessonCount: row["lesson_count"]),
+                        key: PageCursor(timestamp: row["created_at"], id: row["id"])
+                    )
+                })
+            return ListPage(rows: rows, pagination: pagination, total: total)
+        }
+    }
+
+    /// A list's total, only when the list starts (a page continued from a cursor carries none),
+    /// and counted once per change sequence (``ListTotals``), which is read in `db`'s transaction.
+    /// `epoch` is ``ListTotals/epoch`` as it was before the transaction began.
+    package func total(_ db: Database, _ count: ListStatement, unless pagination: Pagination, epoch: UInt64) throws -> Int? {
+        guard pagination.after == nil else { return nil }
+        let sequence = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'")) ?? 0
+        if let total = database.listTotals.total(of: count, at: sequence, epoch: epoch) { return total }
+        let total = try Int.fetchOne(db.cachedStatement(sql: count.sql), arguments: count.arguments) ?? 0
+        database.listTotals.store(total, of: count, at: sequence, epoch: epoch)
+        return total
+    }
+
+    /// The course, if `identity` may see it (else not found).
+    package func course(_ id: String, visibleTo identity: Identity) async throws -> CourseWithLessonCount {
+        try await database.writer.read { db in
+            try Self.response(db, CourseAccess.fetchVisible(db, id: id, identity: identity))
+        }
+    }
+
+    /// Inserts a new course; its teacher must be a teacher or admin of this tenant.
+    package func createCourse(_ course: CourseRecord) async throws -> CourseWithLessonCount {
+        try await database.writer.write { db in
+            try Self.requireTeacher(db, id: course.teacherId)
+            try course.insert(db)
+            return CourseWithLessonCount(course, lessonCount: 0)
+        }
+    }
+
+    /// Changes a course its teacher or an admin may edit, based on the version `base` names
+    /// (stale → the conflict error carrying the current course). An update that changes nothing
+    /// keeps the version.
+    package func updateCourse(
+        _ id: String, by identity: Identity, changes: CourseChanges, base: VersionPrecondition, now: Date
+    ) async throws -> CourseWithLessonCount {
+        try await database.writer.write { db in
+            var course = try CourseAccess.fetchEditable(db, id: id, identity: identity)
+            try base.check(currentVersion: course.version, current: .course(Self.response(db, course)))
+            let before = course
+            if let title = changes.title { course.title = title }
+            if let description = changes.description { course.description = description }
+            if let category = changes.category { course.category = category }
+            changes.thumbnailUrl.apply(to: &course.thumbnailUrl)
+            if let published = changes.published { course.published = published }
+            if let teacherID = changes.teacherId, teacherID != course.teacherId {
+                try Self.requireTeacher(db, id: teacherID)
+                course.teacherId = teacherID
+            }
+            if !course.hasSameContent(as: before) {
+                course.version += 1
+                course.updatedAt = now
+                try course.update(db)
+            }
+            return try Self.response(db, course)
+        }
+    }
+
+    /// Deletes a course its teacher or an admin may edit, with its lessons, enrollments and progress.
+    package func deleteCourse(_ id: String, by identity: Identity) async throws {
+        try await database.writer.write { db in
+            let course = try CourseAccess.fetchEditable(db, id: id, identity: identity)
+            try course.delete(db)
+        }
+    }
+
+    /// The course's representation, counting its lessons.
+    package static func response(_ db: Database, _ course: CourseRecord) throws -> CourseWithLessonCount {
+        let count = try LessonRecord.filter(LessonRecord.Columns.courseId == course.id).fetchCount(db)
+        return CourseWithLessonCount(course, lessonCount: count)
+    }
+
+    /// Lesson counts of the courses, in one statement.
+    package static func lessonCounts(_ db: Database, courseIDs: [String]) throws -> [String: Int] {
+        guard !courseIDs.isEmpty else { return [:] }
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT course_id, COUNT(*) AS n FROM lessons WHERE course_id IN (\(databaseQuestionMarks(count: courseIDs.count))) GROUP BY course_id",
+            arguments: StatementArguments(courseIDs))
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as String, $0[1] as Int) })
+    }
+
+    private static func requireTeacher(_ db: Database, id: String) throws {
+        let role = try String.fetchOne(db, sql: "SELECT role FROM users WHERE id = ?", arguments: [id])
+        guard role == "teacher" || role == "admin" else {
+            throw StoreError.validation(field: "teacher_id", code: "invalid_value", message: "must be a teacher or admin of this tenant")
+        }
+    }
+}
+
+extension CourseRecord {
+    package func hasSameContent(as other: CourseRecord) -> Bool {
+        title == other.title && description == other.description && category == other.category
+            && thumbnailUrl == other.thumbnailUrl && published == other.published && teacherId == other.teacherId
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+
+/// One lesson's progress as a learner reports it: each member `nil` when left out.
+package struct ProgressReport: Sendable {
+    package var lessonId: String
+    package var completed: Bool?
+    package var watchedSeconds: Int?
+
+    package init(lessonId: String, completed: Bool? = nil, watchedSeconds: Int? = nil) {
+        self.lessonId = lessonId
+        self.completed = completed
+        self.watchedSeconds = watchedSeconds
+    }
+}
+
+extension TenantStore {
+    /// A learner's progress through a course `identity` may see: their own, or — for the course's
+    /// teacher or an admin — the learner `userID` names.
+    package func progress(
+        inCourse courseID: String, of userID: String?, visibleTo identity: Identity
+    ) async throws -> CourseProgress {
+        try await database.writer.read { db in
+            let course = try CourseAccess.fetchVisible(db, id: courseID, identity: identity)
+            var learner = identity.userID
+            if let userID, userID != identity.userID {
+                guard CourseAccess.canEdit(course, identity: identity) else {
+                    throw StoreError.forbidden(.seeOthersProgress)
+                }
+                guard try UserRecord.exists(db, key: userID) else { throw StoreError.notFound(.user) }
+                learner = userID
+            }
+            let records = try ProgressRecord
+                .filter(Column("course_id") == courseID && Column("user_id") == learner)
+                .order(Column("updated_at"), Column("lesson_id"))
+                .fetchAll(db)
+            let total = try LessonRecord.filter(LessonRecord.Columns.courseId == courseID).fetchCount(db)
+            let completed = records.filter(\.completed).count
+            return CourseProgress(
+                courseID: courseID, userID: learner, lessons: records, completedLessons: completed, totalLessons: total)
+        }
+    }
+
+    /// Records one lesson's progress for `identity`, who must be enrolled in the course. The
+    /// first report needs no base version, later ones do (``StoreError/preconditionRequired``
+    /// without, ``StoreError/versionConflict(_:)`` when stale). `completed_at` is set here; a report that changes nothing keeps the version.
+    package func recordProgress(
+        _ report: ProgressReport, inCourse courseID: String, by identity: Identity, base: VersionPrecondition?,
+        now: Date
+    ) async throws -> ProgressRecord {
+        let userID = identity.userID
+        return try await database.writer.write { db -> ProgressRecord in
+            _ = try CourseAccess.fetchVisible(db, id: courseID, identity: identity)
+            guard (try LessonRecord.fetchOne(db, key: report.lessonId))?.courseId == courseID else {
+                throw StoreError.notFound(.lesson)
+            }
+            guard try EnrollmentRecord.exists(db, key: ["course_id": courseID, "user_id": userID]) else {
+                throw StoreError.forbidden(.recordProgressUnenrolled)
+            }
+            let existing = try ProgressRecord.fetchOne(db, key: ["user_id": userID, "lesson_id": report.lessonId])
+            guard var record = existing else {
+                let record = ProgressRecord(
+                    userId: userID, lessonId: report.lessonId, courseId: courseID, completed: report.completed ?? false,
+                    completedAt: report.completed == true ? now : nil, watchedSeconds: report.watchedSeconds ?? 0,
+                    version: 1, updatedAt: now)
+                try record.insert(db)
+                return record
+            }
+            guard let base else {
+                throw StoreError.preconditionRequired
+            }
+            try base.check(currentVersion: record.version, current: .progress(record))
+            let before = record
+            if let completed = report.completed {
+                if completed && !record.completed { record.completedAt = now }
+                if !completed { record.completedAt = nil }
+                record.completed = completed
+            }
+            if let watched = report.watchedSeconds { record.watchedSeconds = watched }
+            if record.completed != before.completed || record.watchedSeconds != before.watchedSeconds {
+                record.version += 1
+                record.updatedAt = now
+                try record.update(db)
+            }
+            return record
+        }
+    }
+}

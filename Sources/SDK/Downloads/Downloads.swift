@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Lesson media kept on the device for offline use: downloaded streaming to disk in 2 MiB blocks,
+/// Lesson media kept on the device for offline use: downloaded streaming to disk in 1 MiB blocks,
 /// each hashed on a task of its own while the next arrives (at most five blocks per download,
 /// whatever the file's size), resumed after an interruption with `Range` + `If-Range` (after an app
 /// restart too), verified against the server's SHA-256 before it becomes visible, moved into place

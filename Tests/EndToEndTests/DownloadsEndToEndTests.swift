@@ -223,6 +223,7 @@ struct DownloadsEndToEndTests {
             // Given one byte of the partial file flipped on disk
             let partial = downloads.directory.appendingPathComponent("partial/\(lesson).part")
             var bytes = try Data(contentsOf: partial)
+            try #require(bytes.count > 1000, "the interrupted download kept \(bytes.count) bytes")
             bytes[1000] ^= 0xFF
             try bytes.write(to: partial)
 
@@ -240,6 +241,28 @@ struct DownloadsEndToEndTests {
             // And the next download starts over and succeeds
             let url = try await downloads.fetch(lessonID: lesson, courseID: course)
             #expect(try Data(contentsOf: url) == file)
+        }
+    }
+
+    @Test("a byte changed on the wire fails the SHA-256 check: nothing is made visible, the partial file is removed")
+    func byteChangedInTransitIsCaught() async throws {
+        let file = generatedPDF(5 << 20, seed: 17)
+        try await withMedia(files: [file]) { _, client, session, _, course, lessons in
+            let lesson = try #require(lessons.first)
+            // Given a connection that flips one bit of the body, in its third MiB
+            let downloads = try client.downloads(for: session, transport: CorruptingMediaTransport(flippingByteAt: (5 << 20) / 2 + 7))
+
+            // When the download runs, Then the checksum refuses it and nothing is visible
+            await #expect {
+                try await downloads.fetch(lessonID: lesson, courseID: course)
+            } throws: { error in
+                if case DownloadError.checksumMismatch = error { return true }
+                return false
+            }
+            #expect(await downloads.localFile(for: lesson) == nil)
+            #expect(!FileManager.default.fileExists(atPath: downloads.directory.appendingPathComponent("partial/\(lesson).part").path))
+            #expect(!FileManager.default.fileExists(atPath: downloads.directory.appendingPathComponent("files/\(lesson)").path))
+            #expect(await downloads.usage().totalBytes == 0)
         }
     }
 
@@ -359,6 +382,30 @@ struct DownloadsEndToEndTests {
 
             try await client.signOut()
             #expect(!FileManager.default.fileExists(atPath: downloads.directory.path))
+        }
+    }
+}
+
+/// The real transport, with one byte of every body flipped on its way (at `index` of the body).
+private struct CorruptingMediaTransport: MediaTransport {
+    let index: Int
+    private let inner = AsyncHTTPClientMediaTransport()
+
+    init(flippingByteAt index: Int) {
+        self.index = index
+    }
+
+    func fetch(
+        _ request: MediaRequest, onHead: (MediaResponseHead) async throws -> Void, onChunk: (Data) async throws -> Void
+    ) async throws {
+        var offset = 0
+        try await inner.fetch(request, onHead: onHead) { chunk in
+            var chunk = chunk
+            if (offset..<offset + chunk.count).contains(index) {
+                chunk[chunk.startIndex + index - offset] ^= 0x01
+            }
+            offset += chunk.count
+            try await onChunk(chunk)
         }
     }
 }

@@ -7,8 +7,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Lesson media kept on the device for offline use: downloaded streaming to disk (memory stays
-/// flat for any size), resumed after an interruption with `Range` + `If-Range` (after an app
+/// Lesson media kept on the device for offline use: downloaded streaming to disk in 1 MiB blocks,
+/// each hashed on a task of its own while the next arrives (at most five blocks per download,
+/// whatever the file's size), resumed after an interruption with `Range` + `If-Range` (after an app
 /// restart too), verified against the server's SHA-256 before it becomes visible, moved into place
 /// atomically, and kept within a storage budget.
 ///
@@ -61,6 +62,8 @@ public actor Downloads {
     /// The user's store, which holds the records.
     private let store: OfflineStore
     private var active: Set<String> = []
+    /// How downloads gather, write and hash their bytes (``use(_:)`` changes it).
+    private(set) var pipeline = DownloadPipeline()
 
     /// Creates the downloads of one user, whose records are in `store`.
     ///
@@ -122,8 +125,8 @@ public actor Downloads {
 
     // MARK: - Downloading
 
-    /// Downloads (or resumes) a lesson's media, reporting progress; the stream ends after the
-    /// `.completed` element, or throws a ``DownloadError``. Cancelling the iteration stops the
+    /// Downloads (or resumes) a lesson's media, reporting progress (`.downloading` once per block
+    /// written); the stream ends after the `.completed` element, or throws a ``DownloadError``. Cancelling the iteration stops the
     /// download (its partial file is kept for a resume).
     ///
     /// - Parameters:
@@ -176,17 +179,18 @@ public actor Downloads {
         defer { active.remove(lessonID) }
         onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: 0, totalBytes: nil, state: .queued))
         let known = try await store.downloadRecord(lessonID)
+        let pipeline = pipeline
         return try await slots.run {
             try await self.transfer(
                 lessonID: lessonID, courseID: courseID, pinned: pinned || (known?.pinned ?? false),
-                etag: known?.complete == false ? known?.etag : nil, onProgress: onProgress)
+                etag: known?.complete == false ? known?.etag : nil, pipeline: pipeline, onProgress: onProgress)
         }
     }
 
     /// Downloads until done: a 401 refreshes the token once; a 416 or a changed file starts over; a
     /// lost connection waits for the monitor and resumes (see ``resumeLimit``).
     private nonisolated func transfer(
-        lessonID: String, courseID: String, pinned: Bool, etag knownEtag: String?,
+        lessonID: String, courseID: String, pinned: Bool, etag knownEtag: String?, pipeline: DownloadPipeline,
         onProgress: @escaping @Sendable (DownloadProgress) -> Void
     ) async throws -> URL {
         let partial = locations.partial(lessonID)
@@ -226,76 +230,84 @@ public actor Downloads {
                 headers["If-Range"] = resumeEtag
             }
             let request = MediaRequest(url: try mediaURL(courseID: courseID, lessonID: lessonID), headers: headers)
-            var output: FileHandle?
-            // Bytes arriving are hashed on the way and written 1 MiB at a time; a resume hashes the
-            // partial file's bytes from disk first, so a byte that changed there is caught too.
-            var hasher = SHA256()
-            var pending = Data()
-            func flush() throws {
-                guard !pending.isEmpty else { return }
-                try output?.write(contentsOf: pending)
-                pending.removeAll(keepingCapacity: true)
-            }
+            // Arriving bytes are gathered into blocks; each block is written with one `write`, then
+            // hashed on a task of its own behind a bounded hand-off (memory stays flat, hashing
+            // overlaps with receiving and writing). A resume hands the partial file's bytes from disk
+            // to the hasher first, so a byte that changed there is caught too.
+            let handOff = BlockHandOff(capacity: pipeline.blocksInFlight)
+            var output: PartialFileWriter?
             var received = offset
             var total: Int64?
             var etag: String?
             var retry: RetryReason?
+            var digest: SHA256.Digest?
             do {
-                try await transport.fetch(request, onHead: { head in
-                    switch head.statusCode {
-                    case 200:
-                        received = 0
-                        total = head["content-length"].flatMap { Int64($0) }
-                    case 206:
-                        guard let range = ContentRange(head["content-range"]), range.first == offset else {
-                            throw DownloadError.invalidResponse("206 without a Content-Range continuing byte \(offset)")
-                        }
-                        total = range.size
-                    case 401:
-                        throw RetryReason.unauthorized
-                    case 416:
-                        throw RetryReason.startOver
-                    default:
-                        throw DownloadError.refused(status: head.statusCode, code: nil)
-                    }
-                    guard let tag = head["etag"], DownloadRecord.isSHA256Tag(tag) else {
-                        throw DownloadError.invalidResponse("no SHA-256 ETag")
-                    }
-                    etag = tag
-                    resumeEtag = tag
-                    try await DownloadDiskFailure.marking {
-                        if head.statusCode == 206 {
-                            hasher = try Self.hasher(ofFile: partial)
-                        } else {
-                            try? FileManager.default.removeItem(at: partial)
-                            guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
-                                throw DownloadError.invalidResponse("could not create \(partial.lastPathComponent)")
+                digest = try await withThrowingTaskGroup(of: SHA256.Digest?.self) { group in
+                    group.addTask { await PartialFileWriter.digest(of: handOff) }
+                    // Ends the hasher whichever way this attempt ends.
+                    defer { handOff.cancel() }
+                    try await transport.fetch(request, onHead: { head in
+                        switch head.statusCode {
+                        case 200:
+                            received = 0
+                            total = head["content-length"].flatMap { Int64($0) }
+                        case 206:
+                            guard let range = ContentRange(head["content-range"]), range.first == offset else {
+                                throw DownloadError.invalidResponse("206 without a Content-Range continuing byte \(offset)")
                             }
+                            total = range.size
+                        case 401:
+                            throw RetryReason.unauthorized
+                        case 416:
+                            throw RetryReason.startOver
+                        default:
+                            throw DownloadError.refused(status: head.statusCode, code: nil)
                         }
-                        try await self.noteStarted(
-                            lessonID: lessonID, courseID: courseID, pinned: pinned, etag: tag, size: total,
-                            contentType: head["content-type"])
-                        let handle = try FileHandle(forWritingTo: partial)
-                        try handle.seekToEnd()
-                        output = handle
-                    }
-                    onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .downloading))
-                }, onChunk: { data in
-                    try Task.checkCancellation()
-                    hasher.update(data: data)
-                    pending.append(data)
-                    if pending.count >= 1 << 20 { try await DownloadDiskFailure.marking { try flush() } }
-                    received += Int64(data.count)
-                    onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .downloading))
-                })
+                        guard let tag = head["etag"], DownloadRecord.isSHA256Tag(tag) else {
+                            throw DownloadError.invalidResponse("no SHA-256 ETag")
+                        }
+                        etag = tag
+                        resumeEtag = tag
+                        try await DownloadDiskFailure.marking {
+                            if head.statusCode == 206 {
+                                try await PartialFileWriter.hashExisting(partial, bytes: offset, pipeline: pipeline, to: handOff)
+                            } else {
+                                try? FileManager.default.removeItem(at: partial)
+                                guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+                                    throw DownloadError.invalidResponse("could not create \(partial.lastPathComponent)")
+                                }
+                            }
+                            try await self.noteStarted(
+                                lessonID: lessonID, courseID: courseID, pinned: pinned, etag: tag, size: total,
+                                contentType: head["content-type"])
+                            output = try PartialFileWriter(appendingTo: partial, pipeline: pipeline, handOff: handOff)
+                        }
+                        onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .downloading))
+                    }, onChunk: { data in
+                        try Task.checkCancellation()
+                        let wrote = try await DownloadDiskFailure.marking { try await output?.append(data) ?? false }
+                        received += Int64(data.count)
+                        // Progress once per block written: not a task switch per chunk.
+                        if wrote {
+                            onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .downloading))
+                        }
+                    })
+                    // A body that ended early without an error is a lost connection (below); no hash.
+                    if let total, received != total { return nil }
+                    try await DownloadDiskFailure.marking { try await output?.flush() }
+                    handOff.close()
+                    onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .verifying))
+                    return try await group.next() ?? nil
+                }
             } catch let reason as RetryReason {
+                output?.abandon()
                 retry = reason
             } catch let error as DownloadError {
-                try? output?.close()
+                output?.abandon()
                 throw error
             } catch {
-                try? flush()
-                try? output?.synchronize()
+                // What arrived is kept for a resume, which hashes it from disk.
+                try? output?.persist()
                 try? output?.close()
                 if error is CancellationError { throw error }
                 try await waitForNetwork(after: error, received: received, progressSince: offset, total: total)
@@ -317,20 +329,18 @@ public actor Downloads {
             case nil:
                 break
             }
-            try flush()
-            try output?.synchronize()
+            try output?.persist()
             try output?.close()
             guard let etag, let expected = DownloadRecord.sha256(of: etag) else {
                 throw DownloadError.invalidResponse("no SHA-256 ETag")
             }
-            if let total, received != total {
+            guard let digest else {
                 // The body ended early without an error: a lost connection too.
                 try await waitForNetwork(
                     after: NetworkError.noConnection, received: received, progressSince: offset, total: total)
                 continue
             }
-            onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .verifying))
-            let actual = Self.hex(hasher.finalize())
+            let actual = Self.hex(digest)
             guard actual == expected else {
                 try? FileManager.default.removeItem(at: partial)
                 try? await store.removeDownloadRecords([lessonID])
@@ -350,6 +360,12 @@ public actor Downloads {
     }
 
     private enum RetryReason: Error { case unauthorized, startOver }
+
+    /// Gathers, writes and hashes the bytes of the downloads started from now on as `pipeline`
+    /// says (tests use small blocks).
+    func use(_ pipeline: DownloadPipeline) {
+        self.pipeline = pipeline
+    }
 
     // MARK: - Reading and removing
 

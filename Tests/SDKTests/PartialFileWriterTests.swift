@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+@testable import EduGoSDK
+
+/// ``PartialFileWriter``: a download's bytes gathered into blocks, written, and hashed on their own task.
+@Suite(.timeLimit(.minutes(1))) struct PartialFileWriterTests {
+    /// A small pipeline, so a few KiB cross many blocks and the writer waits for the hasher.
+    let pipeline = DownloadPipeline(blockSize: 4096, blocksInFlight: 2)
+
+    @Test("the digest is over exactly the bytes written: chunks smaller, equal to and larger than a block, file and hash match the body")
+    func digestCoversTheBytesWritten() async throws {
+        try await withTemporaryDirectory { root in
+            // Given an empty partial file and a body that arrives in chunks of awkward sizes
+            let file = root.appendingPathComponent("lesson.part")
+            #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+            let body = Self.bytes(60_000, seed: 7)
+            let chunks = Self.split(body, sizes: [1, 4095, 4096, 4097, 3, 9000, 8192, 17])
+
+            // When the writer takes every chunk and the body ends
+            let (digest, written) = try await write(chunks, to: file)
+
+            // Then the file holds the body, and the hash is the body's
+            #expect(written == Int64(body.count))
+            #expect(try Data(contentsOf: file) == body)
+            #expect(digest == (try Downloads.sha256(of: file)))
+        }
+    }
+
+    @Test("a resume hashes the partial file's bytes from disk, then the new ones: the digest is the whole file's")
+    func resumeHashesThePartialFileFirst() async throws {
+        try await withTemporaryDirectory { root in
+            // Given a partial file with the first 10,001 bytes of a body
+            let file = root.appendingPathComponent("lesson.part")
+            let body = Self.bytes(30_000, seed: 9)
+            try body.prefix(10_001).write(to: file)
+
+            // When the rest arrives after the partial file was handed to the hasher
+            let (digest, _) = try await write(Self.split(body.dropFirst(10_001), sizes: [5000, 1, 7000]), to: file, resumingAt: 10_001)
+
+            // Then the digest covers the partial bytes and the new ones, in order
+            #expect(try Data(contentsOf: file) == body)
+            #expect(digest == (try Downloads.sha256(of: file)))
+        }
+    }
+
+    @Test("a byte that changed in the partial file while the download was interrupted changes the digest")
+    func changedPartialByteChangesTheDigest() async throws {
+        try await withTemporaryDirectory { root in
+            let file = root.appendingPathComponent("lesson.part")
+            let body = Self.bytes(20_000, seed: 3)
+            var partial = body.prefix(9_000)
+            partial[partial.startIndex + 4_500] ^= 0x01
+            try partial.write(to: file)
+
+            let (digest, _) = try await write([body.dropFirst(9_000)], to: file, resumingAt: 9_000)
+
+            let expected = root.appendingPathComponent("expected")
+            try body.write(to: expected)
+            #expect(digest != (try Downloads.sha256(of: expected)))
+        }
+    }
+
+    @Test("an attempt that fails keeps the bytes received on disk (for a resume) without hashing them")
+    func persistKeepsTheBytes() async throws {
+        try await withTemporaryDirectory { root in
+            let file = root.appendingPathComponent("lesson.part")
+            #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+            let body = Self.bytes(10_000, seed: 5)
+            let handOff = BlockHandOff(capacity: pipeline.blocksInFlight)
+            let hasher = Task { await PartialFileWriter.digest(of: handOff) }
+            var writer = try PartialFileWriter(appendingTo: file, pipeline: pipeline, handOff: handOff)
+            try await writer.append(body)
+
+            // When the attempt fails, the block being gathered is written, and the hasher is dropped
+            try writer.persist()
+            try writer.close()
+            handOff.cancel()
+
+            #expect(try Data(contentsOf: file) == body)
+            #expect(await hasher.value == nil)
+        }
+    }
+
+    /// Runs a writer over `chunks` with its hasher on a task of its own, as ``Downloads`` does.
+    private func write(_ chunks: [Data], to file: URL, resumingAt offset: Int64 = 0) async throws -> (String?, Int64) {
+        let handOff = BlockHandOff(capacity: pipeline.blocksInFlight)
+        let hasher = Task { await PartialFileWriter.digest(of: handOff) }
+        if offset > 0 { try await PartialFileWriter.hashExisting(file, bytes: offset, pipeline: pipeline, to: handOff) }
+        var writer = try PartialFileWriter(appendingTo: file, pipeline: pipeline, handOff: handOff)
+        for chunk in chunks { try await writer.append(chunk) }
+        try await writer.flush()
+        try writer.close()
+        handOff.close()
+        let digest = await hasher.value
+        #expect(handOff.peakInFlight <= pipeline.blocksInFlight)
+        return (digest.map(Downloads.hex), writer.written)
+    }
+
+    static func bytes(_ count: Int, seed: UInt64) -> Data {
+        var state = seed | 1
+        return Data((0..<count).map { _ in
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return UInt8(truncatingIfNeeded: state)
+        })
+    }
+
+    /// `data` in chunks of `sizes`, cycled, the last one shorter; each chunk a slice, as a transport's may be.
+    static func split(_ data: Data, sizes: [Int]) -> [Data] {
+        var chunks: [Data] = []
+        var start = data.startIndex
+        var index = 0
+        while start < data.endIndex {
+            let end = min(data.endIndex, start + sizes[index % sizes.count])
+            chunks.append(data[start..<end])
+            start = end
+            index += 1
+        }
+        return chunks
+    }
+}

@@ -73,7 +73,7 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
             ],
             path: "Sources/Server",
-            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/Console")],
+            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/Console"), .copy("Resources/Seeds")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

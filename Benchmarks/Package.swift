@@ -33,6 +33,7 @@ let package = Package(
             dependencies: [
                 .product(name: "EduGoSDK", package: "EduGo"),
                 .product(name: "EduGoServer", package: "EduGo"),
+                .product(name: "EduGoTesting", package: "EduGo"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]

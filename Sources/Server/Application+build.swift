@@ -100,9 +100,7 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
     let passwords = PasswordHasher(
         cost: configuration.passwordHashCost, maxConcurrent: configuration.maxConcurrentPasswordHashes,
         maxWaiting: configuration.maxWaitingPasswordHashes)
-    if configuration.seedDemoData {
-        try await seedDemoTenants(tenants, passwords: passwords, now: configuration.now(), logger: logger)
-    }
+    try await seedTenants(configuration, into: tenants, passwords: passwords, logger: logger)
     let tokens = await TokenService(signingKey: signingKey, configuration: configuration)
     let mailbox = configuration.devMode ? DevMailbox() : nil
     var deps = Dependencies(
@@ -188,17 +186,25 @@ func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
     return router
 }
 
-private func seedDemoTenants(
-    _ tenants: TenantRegistry, passwords: PasswordHasher, now: Date, logger: Logger
+/// Seeds the demo data (``ServerConfiguration/seedDemoData``) and the seed file
+/// (``ServerConfiguration/seedFile``), both validated before either writes anything.
+private func seedTenants(
+    _ configuration: ServerConfiguration, into tenants: TenantRegistry, passwords: PasswordHasher, logger: Logger
 ) async throws {
-    let seeder = Seeder(passwords: passwords, now: now)
-    let existing = Set(try await tenants.tenantIDs())
-    for (id, name, plan) in [("demo", "EduGo Demo", Seeder.demo), ("acme", "Acme Corp", Seeder.acme)] {
-        guard let tenantID = TenantID(id), !existing.contains(tenantID) else { continue }
-        _ = try await tenants.createTenant(tenantID, name: name) { store in
-            try await seeder.seed(store, plan: plan)
+    var descriptions: [SeedDescription] = []
+    if configuration.seedDemoData { descriptions.append(try BundledSeeds.demo) }
+    if let file = configuration.seedFile {
+        do {
+            descriptions.append(try SeedDescription.load(contentsOf: file))
+        } catch let invalid as SeedValidationError {
+            throw StartupError.invalidSeedFile(path: file.path, problems: invalid.lines)
+        } catch {
+            throw StartupError.invalidSeedFile(path: file.path, problems: ["cannot be read (\(error.localizedDescription))"])
         }
-        logger.info("seeded demo tenant", metadata: ["tenant": .string(id)])
+    }
+    let seeder = Seeder(passwords: passwords, now: configuration.now())
+    for description in descriptions {
+        try await seeder.seed(description, into: tenants, logger: logger)
     }
 }
 

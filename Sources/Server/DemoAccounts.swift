@@ -7,13 +7,13 @@ public struct DemoAccount: Sendable, Equatable {
 }
 
 extension DemoAccount {
-    /// Every account the `demo` and `acme` tenants are seeded with.
+    /// Every account the `demo` and `acme` tenants are seeded with (the built-in demo seed file).
     public static var seeded: [DemoAccount] {
-        func accounts(_ tenant: String, _ plan: Seeder.Plan) -> [DemoAccount] {
-            SeedCatalog.accounts(domain: plan.domain, teachers: plan.teachers, students: plan.students).map {
-                DemoAccount(tenant: tenant, email: $0.email, password: $0.password, role: $0.role.rawValue)
+        let demo = (try? BundledSeeds.demo) ?? SeedDescription(tenants: [])
+        return demo.tenants.flatMap { tenant in
+            tenant.users.map {
+                DemoAccount(tenant: tenant.id?.rawValue ?? "", email: $0.email, password: $0.password, role: $0.role.rawValue)
             }
         }
-        return accounts("demo", Seeder.demo) + accounts("acme", Seeder.acme)
     }
 }

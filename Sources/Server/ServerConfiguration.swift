@@ -23,9 +23,16 @@ public struct ServerConfiguration: Sendable {
     public var storage: Storage
     /// Enables the `/__dev` endpoints (mailbox, tenant factory) and the demo-login banner.
     public var devMode: Bool
-    /// Seeds the `demo` and `acme` tenants when the registry is empty. Their passwords are
-    /// published, so the server refuses to start on a non-loopback host with this on.
+    /// Seeds the `demo` and `acme` tenants from the built-in demo seed file (`Resources/Seeds/demo.json`),
+    /// adding what they lack. Their passwords are published, so the server refuses to start on a
+    /// non-loopback host with this on.
     public var seedDemoData: Bool
+    /// A declarative seed file (JSON: tenants, users, courses, lessons, enrollments, progress) to
+    /// apply at start, after the demo data: the tenants it names are created if missing and given
+    /// what they lack, so applying it again changes nothing. It is validated whole first; an
+    /// invalid file stops the start with ``StartupError/invalidSeedFile(path:problems:)`` and
+    /// nothing of it written. Its passwords count as published (loopback hosts only).
+    public var seedFile: URL? = nil
     /// Log level for the server's logger.
     public var logLevel: Logger.Level
     /// `iss` claim of access tokens.

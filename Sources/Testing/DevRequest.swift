@@ -48,6 +48,14 @@ struct DevRequest: Sendable {
         return try Self.decoder.decode(Answer.self, from: data)
     }
 
+    /// Sends `body` encoded as JSON (snake_case as its coding keys spell it).
+    func send<Answer: Decodable>(
+        _ method: String, _ path: String, encoding body: some Encodable, expecting status: Int
+    ) async throws -> Answer {
+        let data = try await perform(method, path, tenant: nil, json: try JSONEncoder().encode(body), expecting: status)
+        return try Self.decoder.decode(Answer.self, from: data)
+    }
+
     func sendWithoutAnswer(
         _ method: String, _ path: String, tenant: String? = nil, body: [String: Value]? = nil, expecting status: Int
     ) async throws {
@@ -56,6 +64,12 @@ struct DevRequest: Sendable {
 
     private func perform(
         _ method: String, _ path: String, tenant: String?, body: [String: Value]?, expecting status: Int
+    ) async throws -> Data {
+        try await perform(method, path, tenant: tenant, json: try body.map { try JSONEncoder().encode($0) }, expecting: status)
+    }
+
+    private func perform(
+        _ method: String, _ path: String, tenant: String?, json body: Data?, expecting status: Int
     ) async throws -> Data {
         if let trustedChain {
             return try await performOverTLS(method, path, tenant: tenant, body: body, expecting: status, trusting: trustedChain)
@@ -67,7 +81,7 @@ struct DevRequest: Sendable {
         if let tenant { request.setValue(tenant, forHTTPHeaderField: "X-Tenant-ID") }
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try JSONEncoder().encode(body)
+            request.httpBody = body
         }
         let (data, response) = try await session.data(for: request)
         let actual = (response as? HTTPURLResponse)?.statusCode ?? 0
@@ -78,7 +92,7 @@ struct DevRequest: Sendable {
     }
 
     private func performOverTLS(
-        _ method: String, _ path: String, tenant: String?, body: [String: Value]?, expecting status: Int,
+        _ method: String, _ path: String, tenant: String?, body: Data?, expecting status: Int,
         trusting chain: [Data]
     ) async throws -> Data {
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -93,7 +107,7 @@ struct DevRequest: Sendable {
         if let tenant { request.headers.add(name: "X-Tenant-ID", value: tenant) }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+            request.body = .bytes(ByteBuffer(bytes: body))
         }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
         let data = Data(try await response.body.collect(upTo: 16 << 20).readableBytesView)

@@ -86,10 +86,7 @@ extension EduGoTestServer {
     /// other tenant, until the server shuts down (and its temporary storage with it).
     public func withTenant<Value: Sendable>(_ body: (TestTenant) async throws -> Value) async throws -> Value {
         let created: CreatedTenant = try await devRequest.send("POST", "/__dev/tenants", expecting: 201)
-        let accounts = created.accounts.compactMap { account in
-            Role(rawValue: account.role).map { Account(email: account.email, password: account.password, role: $0) }
-        }
-        return try await body(TestTenant(id: created.tenantId, accounts: accounts))
+        return try await body(created.testTenant)
     }
 
     /// `value` percent-encoded as one path segment.

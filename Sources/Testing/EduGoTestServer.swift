@@ -35,7 +35,7 @@ import FoundationNetworking
 /// stops the server, without waiting for it.
 public final class EduGoTestServer: Sendable {
     /// The role of a seeded account.
-    public enum Role: String, Sendable, CaseIterable {
+    public enum Role: String, Sendable, CaseIterable, Codable {
         case admin, teacher, student
     }
 

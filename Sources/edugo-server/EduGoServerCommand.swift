@@ -38,6 +38,11 @@ struct EduGoServerCommand: AsyncParsableCommand {
         help: "Seed the demo tenants (published passwords) even outside dev mode; loopback hosts only. [EDUGO_SEED_DEMO=1] (default: only in dev mode)")
     var seedDemo = false
 
+    @Option(
+        name: .customLong("seed"),
+        help: "A seed file (JSON) of tenants, users, courses, lessons, enrollments and progress to add at start, instead of the demo data in dev mode; applying it again changes nothing. Loopback hosts only. [EDUGO_SEED]")
+    var seedFile: String?
+
     @Flag(
         name: .customLong("drop-demo-tenants"),
         help: "Delete every tenant in which a published password still signs in (demo, acme, test tenants of POST /__dev/tenants) at start. [EDUGO_DROP_DEMO_TENANTS=1]")
@@ -171,7 +176,8 @@ struct EduGoServerCommand: AsyncParsableCommand {
             throw ValidationError("--rate-limit-multiplier must be between 1 and 1000000.")
         }
         let devMode = self.dev ?? environment["EDUGO_DEV"].map(Self.isTrue) ?? ServerConfiguration.isLoopback(host: host)
-        let seedDemo = devMode || self.seedDemo || Self.isTrue(environment["EDUGO_SEED_DEMO"])
+        let seedFile = (self.seedFile ?? environment["EDUGO_SEED"]).flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        let seedDemo = (devMode && seedFile == nil) || self.seedDemo || Self.isTrue(environment["EDUGO_SEED_DEMO"])
         let dropDemoTenants = self.dropDemoTenants || Self.isTrue(environment["EDUGO_DROP_DEMO_TENANTS"])
         guard !(seedDemo && dropDemoTenants) else {
             throw ValidationError("--drop-demo-tenants cannot be combined with dev mode or --seed-demo (they seed the demo tenants again); add --no-dev.")
@@ -199,6 +205,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
         configuration.tls = tls
         configuration.offersHTTP2 = self.http2 ?? environment["EDUGO_HTTP2"].map(Self.isTrue) ?? true
         configuration.dropDemoTenants = dropDemoTenants
+        configuration.seedFile = seedFile
         try applyHardening(to: &configuration, environment: environment)
         configuration.metricsEnabled = self.metrics ?? environment["EDUGO_METRICS"].map(Self.isTrue)
         configuration.metricsToken = (self.metricsToken ?? environment["EDUGO_METRICS_TOKEN"]).flatMap { $0.isEmpty ? nil : $0 }

@@ -5,7 +5,7 @@
 Scenarios: the seven panels load; a new test tenant shows its accounts; a forgot-password mail for
 one of them arrives in the Mailbox panel; a verification mail is verified with its button; a 503
 fault armed in the Faults panel answers the next request, which the Requests panel marks as
-injected; a snapshot saved in the Snapshots panel is restored (an account registered after it is
+injected; a slow_body fault with a uniform wait armed from the form slows the next answer; a snapshot saved in the Snapshots panel is restored (an account registered after it is
 gone) and deleted; `/__dev/?tenant=ID` opens the console on that tenant; the clock moves forward; a user named `<img src=x onerror=alert(1)>` renders as text.
 Screenshots at 1280 px and 390 px are saved. Any miss fails the run (exit status 1); nothing is
 skipped.
@@ -286,6 +286,40 @@ def fault_is_injected_and_shown(driver, server, tenant):
     wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, selector), "clearing the filter shows it again")
 
 
+def slow_body_fault_is_armed(driver, server, tenant):
+    form = driver.find_element(By.ID, "fault-form")
+    Select(form.find_element(By.NAME, "method")).select_by_value("GET")
+    path = form.find_element(By.NAME, "path")
+    path.clear()
+    path.send_keys("/health")
+    Select(form.find_element(By.NAME, "action")).select_by_value("slow_body")
+    check(not form.find_element(By.NAME, "status").is_displayed(), "a slow_body rule hides the status field")
+    check(form.find_element(By.NAME, "chunks").is_displayed(), "a slow_body rule shows its chunks")
+    for name, value in [("chunks", "4"), ("duration_ms", "400")]:
+        field = form.find_element(By.NAME, name)
+        field.clear()
+        field.send_keys(value)
+    Select(form.find_element(By.NAME, "wait")).select_by_value("uniform")
+    check(not form.find_element(By.NAME, "delay_ms").is_displayed(), "a uniform wait hides the fixed delay")
+    for name, value in [("min_ms", "10"), ("max_ms", "20"), ("times", "1"), ("seed", "7")]:
+        field = form.find_element(By.NAME, name)
+        field.clear()
+        field.send_keys(value)
+    driver.find_element(By.ID, "add-fault").click()
+    rule = wait_for(driver, first_match('#fault-table tr[data-rule]:not([data-fired="1"])', lambda row: row.get_attribute("data-rule")),
+                    "the armed slow_body rule is listed")
+    row = driver.find_element(By.CSS_SELECTOR, f'#fault-table tr[data-rule="{rule}"]').text
+    check("slow_body 4 chunks over 400 ms" in row and "10–20 ms" in row, f"the row describes the rule: {row!r}")
+    started = time.monotonic()
+    status, _, _ = server.request("GET", "/health", tenant=tenant)
+    elapsed = time.monotonic() - started
+    check(status == 200 and elapsed >= 0.3, f"the answer came in slowly: {status} after {elapsed:.2f} s")
+    wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'#fault-table tr[data-rule="{rule}"]').get_attribute("data-fired") == "1",
+             "the Faults panel shows the slow_body rule fired once")
+    Select(form.find_element(By.NAME, "action")).select_by_value("status")
+    Select(form.find_element(By.NAME, "wait")).select_by_value("fixed")
+
+
 def user_total(server, tenant):
     status, _, page = server.request("GET", f"/__dev/tenants/{tenant}/users")
     check(status == 200, f"the tenant's users answered {status}")
@@ -383,6 +417,7 @@ def main():
             ("forgot-password: the mail arrives in the Mailbox panel", lambda: reset_mail_arrives(driver, server, tenant, email)),
             ("a hostile user name renders as text; the Verify button verifies", lambda: hostile_name_is_text_and_verification_works(driver, server, tenant)),
             ("an armed 503 fault answers a request, shown as injected in Requests", lambda: fault_is_injected_and_shown(driver, server, tenant)),
+            ("a slow_body fault with a uniform wait is armed from the form and fires", lambda: slow_body_fault_is_armed(driver, server, tenant)),
             ("a snapshot is saved, restored and deleted in the Snapshots panel", lambda: snapshot_is_saved_restored_and_deleted(driver, server, tenant)),
             ("/__dev/?tenant=ID opens the console on that tenant", lambda: tenant_link_opens_that_tenant(driver, server, tenant)),
             ("the clock moves forward and shows its offset", lambda: clock_moves(driver)),

@@ -44,6 +44,7 @@ import Testing
             .init(try await $0.devCreateFault(headers: .init(xTenantID: "demo"), body: .json(.init(path: "/x", action: .status))))
         },
         "devAdvanceClock": { .init(try await $0.devAdvanceClock(body: .json(.init(advanceSeconds: 1)))) },
+        "devCreateTenant": { .init(try await $0.devCreateTenant(body: .json(.init(name: "T")))) },
         "devRestoreSnapshot": {
             .init(try await $0.devRestoreSnapshot(path: .init(id: "demo"), body: .json(.init(snapshotId: "x"))))
         },
@@ -124,4 +125,5 @@ extension Operations.PutProgress.Output: RefusableOutput {}
 extension Operations.DevCreateFault.Output: RefusableOutput {}
 extension Operations.DevAdvanceClock.Output: RefusableOutput {}
 extension Operations.DevRestoreSnapshot.Output: RefusableOutput {}
+extension Operations.DevCreateTenant.Output: RefusableOutput {}
 extension Operations.ResendVerification.Output: RefusableOutput {}

@@ -25,8 +25,19 @@ func eachTestStartsFromTheSameState() async throws -> (seeded: Int, changed: Int
     try await server.restore(seeded)
     let restored: Page<Course> = try await client.execute(endpoint: .Courses.list(limit: 100))
 
-    // 4. Or a test takes a tenant of its own on the same server.
-    let fresh = try await server.withTenant { tenant in
+    // 4. Or a test takes a tenant of its own on the same server, made from its own fixture
+    //    (a seed file's tenant as a Swift value), in one call.
+    let fixture = SeedTenant(
+        users: [
+            .init(email: "teacher@school.test", password: "Teacher-Pass-1", role: .teacher),
+            .init(email: "ana@school.test", password: "Student-Pass-1", role: .student),
+        ],
+        courses: [
+            .init(title: "Álgebra", category: "mathematics", teacher: "teacher@school.test",
+                  lessons: [.init(title: "Ecuaciones"), .init(title: "Funciones")]),
+        ],
+        enrollments: [.init(student: "ana@school.test", course: "Álgebra")])
+    let fresh = try await server.withTenant(fixture) { tenant in
         let student = tenant.account(.student)
         let own = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, tenantID: tenant.id))
         try await AuthService(client: own).login(email: student.email, password: student.password)

@@ -184,7 +184,7 @@ struct PersistenceTests {
             try FileManager.default.createDirectory(at: tenants, withIntermediateDirectories: true)
             let demo = try TenantDatabase.open(
                 tenantID: try #require(TenantID("demo")), at: tenants.appendingPathComponent("demo.sqlite"))
-            try await Seeder(passwords: PasswordHasher(cost: 4), now: Date()).seed(TenantStore(demo), plan: Seeder.demo)
+            try await Seeder(passwords: PasswordHasher(cost: 4), now: Date()).seedDemo("demo", into: TenantStore(demo))
 
             // When the server starts on that directory
             var configuration = ServerConfiguration.testing()

@@ -11,7 +11,7 @@ import Testing
     /// A seeded demo tenant in memory (one connection, so a trace sees every statement).
     static func demoTenant() async throws -> TenantDatabase {
         let database = try TenantDatabase.open(tenantID: try #require(TenantID("demo")), at: nil)
-        try await Seeder(passwords: PasswordHasher(cost: 4), now: Date()).seed(TenantStore(database), plan: Seeder.demo)
+        try await Seeder(passwords: PasswordHasher(cost: 4), now: Date()).seedDemo("demo", into: TenantStore(database))
         return database
     }
 

@@ -8,12 +8,14 @@ import Foundation
 /// `EduGoBenchmarks sync [--runs N]` measures catching up through the change feed.
 /// `EduGoBenchmarks live --url URL [--writes N]` measures propagation through the live stream
 /// against a running server (`Benchmarks/live` starts one and measures the server's side).
+/// `EduGoBenchmarks devstate [--runs N]` measures a test's setup through `EduGoTesting` and
+/// tenant snapshots (``DevStateBenchmarks``).
 @main
 struct EduGoBenchmarks {
     static func main() async throws {
         var arguments = Array(CommandLine.arguments.dropFirst())
-        guard let mode = arguments.first, ["sdk", "drain", "enqueue", "sync", "live"].contains(mode) else {
-            FileHandle.standardError.write(Data("usage: EduGoBenchmarks sdk|drain|enqueue|sync|live [--runs N] [--json FILE] [--url URL --writes N]\n".utf8))
+        guard let mode = arguments.first, ["sdk", "drain", "enqueue", "sync", "live", "devstate"].contains(mode) else {
+            FileHandle.standardError.write(Data("usage: EduGoBenchmarks sdk|drain|enqueue|sync|live|devstate [--runs N] [--json FILE] [--url URL --writes N]\n".utf8))
             exit(1)
         }
         arguments.removeFirst()
@@ -32,6 +34,10 @@ struct EduGoBenchmarks {
             }
         }
 
+        if mode == "devstate" {
+            print(try await DevStateBenchmarks(runs: runs).run())
+            return
+        }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }

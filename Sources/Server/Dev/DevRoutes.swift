@@ -65,26 +65,39 @@ struct DevRoutes {
             Page(items: users.map(UserResponse.init), page: pagination.page, limit: pagination.limit, total: total))
     }
 
+    /// `POST /__dev/tenants`: a fresh tenant seeded from the body's description (one tenant of
+    /// a seed file, without its `id`), or from the built-in test fixture when there is no body.
+    ///
+    /// The description is validated whole before anything is created: a bad one answers
+    /// `422 validation_failed` naming each problem by its path (`courses[3].lessons[0].title`).
     @Sendable func createTenant(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         try await deps.rateLimiter.consume(
             .devTenants(context.clientAddress), deps.configuration.rateLimits.devTenantsPerAddress)
+        let fixture = try await Self.fixture(of: request, limit: deps.bodyLimit)
         let suffix = SecureToken.hash(SecureToken.generate()).prefix(12)
         guard let id = TenantID("t-\(suffix)") else { throw APIError.internalError }
         let seeder = Seeder(passwords: deps.passwords, now: deps.now)
-        let box = AccountsBox()
-        _ = try await deps.tenants.createTenant(id, name: "Test tenant \(suffix)") { store in
-            let accounts = try await seeder.seed(store, plan: Seeder.devTenant)
-            await box.set(accounts)
+        _ = try await deps.tenants.createTenant(id, name: fixture.name ?? "Test tenant \(suffix)") { store in
+            try await seeder.seed(fixture, into: store, tenantID: id)
         }
-        let accounts = await box.accounts.map {
+        let accounts = fixture.users.map {
             CreatedTenant.Account(email: $0.email, password: $0.password, role: $0.role.rawValue)
         }
         return try JSONResponse.make(CreatedTenant(tenantId: id.rawValue, accounts: accounts), status: .created)
     }
-}
 
-/// Carries the seeded accounts out of the registry's seeding closure.
-private actor AccountsBox {
-    var accounts: [SeedCatalog.Account] = []
-    func set(_ accounts: [SeedCatalog.Account]) { self.accounts = accounts }
+    /// The tenant a `POST /__dev/tenants` describes: its JSON body, or the built-in fixture when
+    /// it sends neither a body nor a `Content-Type`.
+    static func fixture(of request: Request, limit: Int) async throws -> SeedDescription.Tenant {
+        let length = request.headers[.contentLength].flatMap(Int.init)
+        if request.headers[.contentType] == nil, length == nil || length == 0, request.headers[.transferEncoding] == nil {
+            return try BundledSeeds.testTenant
+        }
+        let (_, object) = try await RequestBody.readObject(from: request, limit: limit)
+        do {
+            return try SeedDescription.Tenant.parse(body: object)
+        } catch let invalid as SeedValidationError {
+            throw invalid.apiError
+        }
+    }
 }

@@ -1,80 +1,113 @@
 import EduGoServerStore
 import Foundation
+import Logging
 
-/// Writes seed accounts, courses, lessons, enrollments and progress into a tenant database, in
-/// one transaction.
+/// Applies a ``SeedDescription``: creates the tenants that do not exist and adds to each what it
+/// lacks, so seeding the same description twice leaves the same state.
+///
+/// Row ids are derived from the description's identities (``SeedID``), and passwords are
+/// hashed only for accounts that do not exist yet (a second run hashes nothing).
 struct Seeder {
     let passwords: PasswordHasher
     let now: Date
 
-    struct Plan: Sendable {
-        var domain: String
-        var teachers: Int
-        var students: Int
-        var courses: [SeedCatalog.Course]
-        /// Enroll every student in the first N published courses and record some progress.
-        var enrollFirst: Int
+    /// Seeds every tenant of `description` (validated as a whole before this is called).
+    func seed(_ description: SeedDescription, into tenants: TenantRegistry, logger: Logger) async throws {
+        var existing = Set(try await tenants.tenantIDs())
+        for tenant in description.tenants {
+            guard let id = tenant.id else { continue }
+            if existing.contains(id) {
+                let outcome = try await seed(tenant, into: tenants.store(for: id), tenantID: id)
+                logger.info("seeded tenant", metadata: ["tenant": .string(id.rawValue), "added": .string("\(outcome)")])
+            } else {
+                _ = try await tenants.createTenant(id, name: tenant.name ?? id.rawValue) { store in
+                    try await seed(tenant, into: store, tenantID: id)
+                }
+                existing.insert(id)
+                logger.info("seeded new tenant", metadata: ["tenant": .string(id.rawValue)])
+            }
+        }
     }
 
-    static let demo = Plan(domain: "demo.edugo.dev", teachers: 2, students: 6, courses: SeedCatalog.demoCourses, enrollFirst: 3)
-    static let acme = Plan(domain: "acme.example", teachers: 1, students: 2, courses: SeedCatalog.acmeCourses, enrollFirst: 1)
-    static let devTenant = Plan(
-        domain: "test.edugo.dev", teachers: 1, students: 1, courses: SeedCatalog.devTenantCourses, enrollFirst: 0)
-
-    /// Seeds `store` according to `plan` and returns the accounts created.
+    /// Adds to `store` what `tenant` describes and it lacks, in one transaction.
+    ///
+    /// - Returns: How many rows of each kind were new.
     @discardableResult
-    func seed(_ store: TenantStore, plan: Plan) async throws -> [SeedCatalog.Account] {
-        let accounts = SeedCatalog.accounts(domain: plan.domain, teachers: plan.teachers, students: plan.students)
-        var hashes: [UserRecord.Role: String] = [:]
-        for role in UserRecord.Role.allCases {
-            hashes[role] = await passwords.hashOnce(SeedCatalog.password(for: role))
+    func seed(_ tenant: SeedDescription.Tenant, into store: TenantStore, tenantID: TenantID) async throws -> SeedOutcome {
+        var rows = rows(for: tenant, tenantID: tenantID)
+        let missing = try await store.missingAccounts(emailKeys: rows.users.map(\.emailKey))
+        try await hash(&rows, emailKeys: missing, tenant: tenant)
+        // An account deleted between the look-up and the write is missing its hash: hash it and
+        // write again (the write re-checks everything in its own transaction).
+        for _ in 0..<3 {
+            let outcome = try await store.insertMissing(rows)
+            guard case .needsPasswordHashes(let keys) = outcome else { return outcome }
+            try await hash(&rows, emailKeys: keys, tenant: tenant)
         }
-        let now = self.now
+        return try await store.insertMissing(rows)
+    }
+
+    /// Fills in the password hash of the users in `emailKeys`, one hash per distinct password.
+    private func hash(_ rows: inout SeedRows, emailKeys: Set<String>, tenant: SeedDescription.Tenant) async throws {
+        var hashes: [String: String] = [:]
+        for (index, user) in tenant.users.enumerated() where emailKeys.contains(rows.users[index].emailKey) {
+            if hashes[user.password] == nil {
+                hashes[user.password] = await passwords.hashOnce(user.password)
+            }
+            rows.users[index].passwordHash = hashes[user.password] ?? ""
+        }
+    }
+
+    /// The rows `tenant` describes, with derived ids and without password hashes.
+    func rows(for tenant: SeedDescription.Tenant, tenantID: TenantID) -> SeedRows {
+        let namespace = tenantID.rawValue
         var rows = SeedRows()
-        for (index, account) in accounts.enumerated() {
+        var userIDs: [String: String] = [:]
+        for (index, seed) in tenant.users.enumerated() {
             let created = now.addingTimeInterval(TimeInterval(index - 100) * 60)
+            let emailKey = UserRecord.emailKey(seed.email)
+            let id = SeedID.make(namespace, "user", emailKey)
+            userIDs[emailKey] = id
             var user = UserRecord(
-                id: RecordID.make(), email: account.email, emailKey: "",
-                passwordHash: hashes[account.role] ?? "", firstName: account.firstName, lastName: account.lastName,
-                role: account.role, emailVerified: true, version: 1, createdAt: created,
-                updatedAt: created)
+                id: id, email: seed.email, emailKey: "", passwordHash: "", firstName: seed.firstName,
+                lastName: seed.lastName, role: seed.role, emailVerified: seed.emailVerified, version: 1,
+                createdAt: created, updatedAt: created)
             user.refreshDerivedColumns()
             rows.users.append(user)
         }
-        let teachers = rows.users.filter { $0.role == .teacher }
-        let students = rows.users.filter { $0.role == .student }
-        var published: [(CourseRecord, [LessonRecord])] = []
-        for (index, course) in plan.courses.enumerated() {
+        var courseIDs: [String: String] = [:]
+        var lessonIDs: [String: [String: String]] = [:]
+        for (index, seed) in tenant.courses.enumerated() {
             let created = now.addingTimeInterval(TimeInterval(index - 50) * 60)
-            let record = CourseRecord(
-                id: RecordID.make(), title: course.title, description: course.description,
-                category: course.category, thumbnailUrl: nil, published: course.published,
-                teacherId: teachers[course.teacher % teachers.count].id, version: 1,
-                createdAt: created, updatedAt: created)
-            rows.courses.append(record)
-            var lessons: [LessonRecord] = []
-            for (order, title) in course.lessons.enumerated() {
-                lessons.append(LessonRecord(
-                    id: RecordID.make(), courseId: record.id, title: title,
-                    content: "\(title): \(course.description)", order: order + 1,
-                    durationMinutes: 8 + (order * 7) % 20, videoUrl: nil, version: 1, createdAt: created,
+            let id = SeedID.make(namespace, "course", seed.key)
+            courseIDs[seed.key] = id
+            rows.courses.append(CourseRecord(
+                id: id, title: seed.title, description: seed.description, category: seed.category, thumbnailUrl: nil,
+                published: seed.published, teacherId: userIDs[UserRecord.emailKey(seed.teacher)] ?? "", version: 1,
+                createdAt: created, updatedAt: created))
+            for (order, lesson) in seed.lessons.enumerated() {
+                let lessonID = SeedID.make(namespace, "lesson", seed.key, lesson.key)
+                lessonIDs[seed.key, default: [:]][lesson.key] = lessonID
+                rows.lessons.append(LessonRecord(
+                    id: lessonID, courseId: id, title: lesson.title, content: lesson.content, order: order + 1,
+                    durationMinutes: lesson.durationMinutes, videoUrl: nil, version: 1, createdAt: created,
                     updatedAt: created))
             }
-            rows.lessons += lessons
-            if course.published { published.append((record, lessons)) }
         }
-        for (studentIndex, student) in students.enumerated() {
-            for (courseIndex, (course, lessons)) in published.prefix(plan.enrollFirst).enumerated() {
-                rows.enrollments.append(EnrollmentRecord(courseId: course.id, userId: student.id, enrolledAt: now))
-                let done = (studentIndex + courseIndex) % max(1, lessons.count)
-                for lesson in lessons.prefix(done) {
-                    rows.progress.append(ProgressRecord(
-                        userId: student.id, lessonId: lesson.id, courseId: course.id, completed: true,
-                        completedAt: now, watchedSeconds: lesson.durationMinutes * 60, version: 1, updatedAt: now))
-                }
-            }
+        for enrollment in tenant.enrollments {
+            guard let user = userIDs[UserRecord.emailKey(enrollment.student)], let course = courseIDs[enrollment.course]
+            else { continue }
+            rows.enrollments.append(EnrollmentRecord(courseId: course, userId: user, enrolledAt: now))
         }
-        try await store.insert(rows)
-        return accounts
+        for progress in tenant.progress {
+            guard let user = userIDs[UserRecord.emailKey(progress.student)], let course = courseIDs[progress.course],
+                let lesson = lessonIDs[progress.course]?[progress.lesson]
+            else { continue }
+            rows.progress.append(ProgressRecord(
+                userId: user, lessonId: lesson, courseId: course, completed: progress.completed,
+                completedAt: progress.completed ? now : nil, watchedSeconds: progress.watchedSeconds, version: 1,
+                updatedAt: now))
+        }
+        return rows
     }
 }

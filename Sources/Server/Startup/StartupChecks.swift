@@ -20,16 +20,16 @@ enum StartupChecks {
         }
         guard !HostAddress.isLoopback(configuration.host) else { return }
         if configuration.devMode { throw StartupError.devModeOnNetwork(host: configuration.host) }
-        if configuration.seedDemoData { throw StartupError.demoAccountsOnNetwork(host: configuration.host) }
+        if configuration.seedDemoData || configuration.seedFile != nil {
+            throw StartupError.demoAccountsOnNetwork(host: configuration.host)
+        }
     }
 
-    /// The addresses of every account a seed plan makes (demo, acme and `POST /__dev/tenants`).
+    /// The addresses of every account the built-in seeds make (demo, acme and `POST /__dev/tenants`).
     static var seedCatalogEmailKeys: [String] {
-        let plans = [Seeder.demo, Seeder.acme, Seeder.devTenant]
-        return plans.flatMap { plan in
-            SeedCatalog.accounts(domain: plan.domain, teachers: plan.teachers, students: plan.students)
-                .map { UserRecord.emailKey($0.email) }
-        }
+        let demo = (try? BundledSeeds.demo.tenants.flatMap(\.users)) ?? []
+        let test = (try? BundledSeeds.testTenant.users) ?? []
+        return (demo + test).map { UserRecord.emailKey($0.email) }
     }
 
     /// With `--drop-demo-tenants`, deletes every tenant in which anyone could sign in with a

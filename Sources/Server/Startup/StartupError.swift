@@ -11,6 +11,9 @@ public enum StartupError: Error, Equatable, CustomStringConvertible {
     case passwordHashCostOutOfRange(cost: UInt8)
     /// A bcrypt cost below 10 was asked for outside dev mode.
     case weakPasswordHashCost(cost: UInt8)
+    /// The seed file cannot be read or is invalid; nothing of it was written. Each problem
+    /// names its path in the file: `tenants[1].courses[3].lessons[0].title: required`.
+    case invalidSeedFile(path: String, problems: [String])
 
     public var description: String {
         switch self {
@@ -30,6 +33,9 @@ public enum StartupError: Error, Equatable, CustomStringConvertible {
             "Refusing to start: --password-hash-cost \(cost) is below \(ServerConfiguration.minimumPasswordHashCostOutsideDevMode), "
                 + "which is for dev-mode test accounts only. Use \(ServerConfiguration.minimumPasswordHashCostOutsideDevMode) "
                 + "or more (12 is the default), or run in dev mode on a loopback address."
+        case .invalidSeedFile(let path, let problems):
+            "Refusing to start: the seed file \(path) was not applied (nothing of it was written):\n"
+                + problems.map { "  \($0)" }.joined(separator: "\n")
         }
     }
 }

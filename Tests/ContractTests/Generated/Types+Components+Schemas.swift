@@ -3307,7 +3307,7 @@ extension Components {
         internal struct DevTenant: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/DevTenant/tenant_id`.
             internal var tenantId: Components.Schemas.TenantId
-            /// One verified account per role: admin, teacher, student.
+            /// The seeded accounts, in the order the body lists them (without a body: one verified account per role, admin, teacher, student).
             ///
             /// - Remark: Generated from `#/components/schemas/DevTenant/accounts`.
             internal var accounts: [Components.Schemas.DevAccount]
@@ -3315,7 +3315,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - tenantId:
-            ///   - accounts: One verified account per role: admin, teacher, student.
+            ///   - accounts: The seeded accounts, in the order the body lists them (without a body: one verified account per role, admin, teacher, student).
             internal init(
                 tenantId: Components.Schemas.TenantId,
                 accounts: [Components.Schemas.DevAccount]
@@ -3340,6 +3340,460 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "tenant_id",
                     "accounts"
+                ])
+            }
+        }
+        /// One tenant of a seed file. Identity makes seeding idempotent: a user is their email, a course its `key` (its title without one), a lesson its `key` within the course (likewise); references name them so. Applying a description again adds only what is missing.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DevSeedTenant`.
+        internal struct DevSeedTenant: Codable, Hashable, Sendable {
+            /// Required in a seed file; refused by `POST /__dev/tenants`, which chooses the id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevSeedTenant/id`.
+            internal var id: Components.Schemas.TenantId?
+            /// A display name (the id when absent).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevSeedTenant/name`.
+            internal var name: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/DevSeedTenant/users`.
+            internal var users: [Components.Schemas.DevSeedUser]?
+            /// - Remark: Generated from `#/components/schemas/DevSeedTenant/courses`.
+            internal var courses: [Components.Schemas.DevSeedCourse]?
+            /// - Remark: Generated from `#/components/schemas/DevSeedTenant/enrollments`.
+            internal var enrollments: [Components.Schemas.DevSeedEnrollment]?
+            /// - Remark: Generated from `#/components/schemas/DevSeedTenant/progress`.
+            internal var progress: [Components.Schemas.DevSeedProgress]?
+            /// Creates a new `DevSeedTenant`.
+            ///
+            /// - Parameters:
+            ///   - id: Required in a seed file; refused by `POST /__dev/tenants`, which chooses the id.
+            ///   - name: A display name (the id when absent).
+            ///   - users:
+            ///   - courses:
+            ///   - enrollments:
+            ///   - progress:
+            internal init(
+                id: Components.Schemas.TenantId? = nil,
+                name: Swift.String? = nil,
+                users: [Components.Schemas.DevSeedUser]? = nil,
+                courses: [Components.Schemas.DevSeedCourse]? = nil,
+                enrollments: [Components.Schemas.DevSeedEnrollment]? = nil,
+                progress: [Components.Schemas.DevSeedProgress]? = nil
+            ) {
+                self.id = id
+                self.name = name
+                self.users = users
+                self.courses = courses
+                self.enrollments = enrollments
+                self.progress = progress
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case users
+                case courses
+                case enrollments
+                case progress
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decodeIfPresent(
+                    Components.Schemas.TenantId.self,
+                    forKey: .id
+                )
+                self.name = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.users = try container.decodeIfPresent(
+                    [Components.Schemas.DevSeedUser].self,
+                    forKey: .users
+                )
+                self.courses = try container.decodeIfPresent(
+                    [Components.Schemas.DevSeedCourse].self,
+                    forKey: .courses
+                )
+                self.enrollments = try container.decodeIfPresent(
+                    [Components.Schemas.DevSeedEnrollment].self,
+                    forKey: .enrollments
+                )
+                self.progress = try container.decodeIfPresent(
+                    [Components.Schemas.DevSeedProgress].self,
+                    forKey: .progress
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "name",
+                    "users",
+                    "courses",
+                    "enrollments",
+                    "progress"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevSeedUser`.
+        internal struct DevSeedUser: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DevSeedUser/email`.
+            internal var email: Components.Schemas.Email
+            /// - Remark: Generated from `#/components/schemas/DevSeedUser/password`.
+            internal var password: Components.Schemas.Password
+            /// - Remark: Generated from `#/components/schemas/DevSeedUser/role`.
+            internal var role: Components.Schemas.Role
+            /// The role's name when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevSeedUser/first_name`.
+            internal var firstName: Swift.String?
+            /// `Seed` when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevSeedUser/last_name`.
+            internal var lastName: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/DevSeedUser/email_verified`.
+            internal var emailVerified: Swift.Bool?
+            /// Creates a new `DevSeedUser`.
+            ///
+            /// - Parameters:
+            ///   - email:
+            ///   - password:
+            ///   - role:
+            ///   - firstName: The role's name when absent.
+            ///   - lastName: `Seed` when absent.
+            ///   - emailVerified:
+            internal init(
+                email: Components.Schemas.Email,
+                password: Components.Schemas.Password,
+                role: Components.Schemas.Role,
+                firstName: Swift.String? = nil,
+                lastName: Swift.String? = nil,
+                emailVerified: Swift.Bool? = nil
+            ) {
+                self.email = email
+                self.password = password
+                self.role = role
+                self.firstName = firstName
+                self.lastName = lastName
+                self.emailVerified = emailVerified
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case email
+                case password
+                case role
+                case firstName = "first_name"
+                case lastName = "last_name"
+                case emailVerified = "email_verified"
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.email = try container.decode(
+                    Components.Schemas.Email.self,
+                    forKey: .email
+                )
+                self.password = try container.decode(
+                    Components.Schemas.Password.self,
+                    forKey: .password
+                )
+                self.role = try container.decode(
+                    Components.Schemas.Role.self,
+                    forKey: .role
+                )
+                self.firstName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .firstName
+                )
+                self.lastName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .lastName
+                )
+                self.emailVerified = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .emailVerified
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "email",
+                    "password",
+                    "role",
+                    "first_name",
+                    "last_name",
+                    "email_verified"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevSeedCourse`.
+        internal struct DevSeedCourse: Codable, Hashable, Sendable {
+            /// Unique in the tenant; the title when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevSeedCourse/key`.
+            internal var key: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/DevSeedCourse/title`.
+            internal var title: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DevSeedCourse/description`.
+            internal var description: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/DevSeedCourse/category`.
+            internal var category: Components.Schemas.Category
+            /// - Remark: Generated from `#/components/schemas/DevSeedCourse/published`.
+            internal var published: Swift.Bool?
+            /// The email of a teacher or admin of the tenant.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevSeedCourse/teacher`.
+            internal var teacher: Components.Schemas.Email
+            /// In course order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevSeedCourse/lessons`.
+            internal var lessons: [Components.Schemas.DevSeedLesson]?
+            /// Creates a new `DevSeedCourse`.
+            ///
+            /// - Parameters:
+            ///   - key: Unique in the tenant; the title when absent.
+            ///   - title:
+            ///   - description:
+            ///   - category:
+            ///   - published:
+            ///   - teacher: The email of a teacher or admin of the tenant.
+            ///   - lessons: In course order.
+            internal init(
+                key: Swift.String? = nil,
+                title: Swift.String,
+                description: Swift.String? = nil,
+                category: Components.Schemas.Category,
+                published: Swift.Bool? = nil,
+                teacher: Components.Schemas.Email,
+                lessons: [Components.Schemas.DevSeedLesson]? = nil
+            ) {
+                self.key = key
+                self.title = title
+                self.description = description
+                self.category = category
+                self.published = published
+                self.teacher = teacher
+                self.lessons = lessons
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case key
+                case title
+                case description
+                case category
+                case published
+                case teacher
+                case lessons
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.key = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .key
+                )
+                self.title = try container.decode(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                self.description = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .description
+                )
+                self.category = try container.decode(
+                    Components.Schemas.Category.self,
+                    forKey: .category
+                )
+                self.published = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .published
+                )
+                self.teacher = try container.decode(
+                    Components.Schemas.Email.self,
+                    forKey: .teacher
+                )
+                self.lessons = try container.decodeIfPresent(
+                    [Components.Schemas.DevSeedLesson].self,
+                    forKey: .lessons
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "key",
+                    "title",
+                    "description",
+                    "category",
+                    "published",
+                    "teacher",
+                    "lessons"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevSeedLesson`.
+        internal struct DevSeedLesson: Codable, Hashable, Sendable {
+            /// Unique in the course; the title when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevSeedLesson/key`.
+            internal var key: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/DevSeedLesson/title`.
+            internal var title: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DevSeedLesson/content`.
+            internal var content: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/DevSeedLesson/duration_minutes`.
+            internal var durationMinutes: Swift.Int?
+            /// Creates a new `DevSeedLesson`.
+            ///
+            /// - Parameters:
+            ///   - key: Unique in the course; the title when absent.
+            ///   - title:
+            ///   - content:
+            ///   - durationMinutes:
+            internal init(
+                key: Swift.String? = nil,
+                title: Swift.String,
+                content: Swift.String? = nil,
+                durationMinutes: Swift.Int? = nil
+            ) {
+                self.key = key
+                self.title = title
+                self.content = content
+                self.durationMinutes = durationMinutes
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case key
+                case title
+                case content
+                case durationMinutes = "duration_minutes"
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.key = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .key
+                )
+                self.title = try container.decode(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                self.content = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .content
+                )
+                self.durationMinutes = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .durationMinutes
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "key",
+                    "title",
+                    "content",
+                    "duration_minutes"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevSeedEnrollment`.
+        internal struct DevSeedEnrollment: Codable, Hashable, Sendable {
+            /// The email of a user of the tenant.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevSeedEnrollment/student`.
+            internal var student: Components.Schemas.Email
+            /// The key of a course of the tenant.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevSeedEnrollment/course`.
+            internal var course: Swift.String
+            /// Creates a new `DevSeedEnrollment`.
+            ///
+            /// - Parameters:
+            ///   - student: The email of a user of the tenant.
+            ///   - course: The key of a course of the tenant.
+            internal init(
+                student: Components.Schemas.Email,
+                course: Swift.String
+            ) {
+                self.student = student
+                self.course = course
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case student
+                case course
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.student = try container.decode(
+                    Components.Schemas.Email.self,
+                    forKey: .student
+                )
+                self.course = try container.decode(
+                    Swift.String.self,
+                    forKey: .course
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "student",
+                    "course"
+                ])
+            }
+        }
+        /// Needs the student's enrollment in the course.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DevSeedProgress`.
+        internal struct DevSeedProgress: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DevSeedProgress/student`.
+            internal var student: Components.Schemas.Email
+            /// The key of a course of the tenant.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevSeedProgress/course`.
+            internal var course: Swift.String
+            /// The key of a lesson of that course.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevSeedProgress/lesson`.
+            internal var lesson: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DevSeedProgress/completed`.
+            internal var completed: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/DevSeedProgress/watched_seconds`.
+            internal var watchedSeconds: Swift.Int?
+            /// Creates a new `DevSeedProgress`.
+            ///
+            /// - Parameters:
+            ///   - student:
+            ///   - course: The key of a course of the tenant.
+            ///   - lesson: The key of a lesson of that course.
+            ///   - completed:
+            ///   - watchedSeconds:
+            internal init(
+                student: Components.Schemas.Email,
+                course: Swift.String,
+                lesson: Swift.String,
+                completed: Swift.Bool? = nil,
+                watchedSeconds: Swift.Int? = nil
+            ) {
+                self.student = student
+                self.course = course
+                self.lesson = lesson
+                self.completed = completed
+                self.watchedSeconds = watchedSeconds
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case student
+                case course
+                case lesson
+                case completed
+                case watchedSeconds = "watched_seconds"
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.student = try container.decode(
+                    Components.Schemas.Email.self,
+                    forKey: .student
+                )
+                self.course = try container.decode(
+                    Swift.String.self,
+                    forKey: .course
+                )
+                self.lesson = try container.decode(
+                    Swift.String.self,
+                    forKey: .lesson
+                )
+                self.completed = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .completed
+                )
+                self.watchedSeconds = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .watchedSeconds
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "student",
+                    "course",
+                    "lesson",
+                    "completed",
+                    "watched_seconds"
                 ])
             }
         }

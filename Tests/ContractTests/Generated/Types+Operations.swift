@@ -18976,7 +18976,7 @@ internal enum Operations {
     }
     /// Create a fresh seeded tenant
     ///
-    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. No request body. Creates a tenant with one verified account per role.
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Creates a tenant with a fresh id, seeded from the body: one tenant of a seed file (`edugo-server --seed FILE` reads `{"tenants": [...]}` of these, each with an `id`), so a test suite makes a tenant from its own fixture in one call. Without a body (and without `Content-Type`) it seeds the built-in fixture: one verified account per role (admin, teacher, student) and three courses. The description is validated whole before anything is written; a bad one answers 422 `validation_failed` with one `errors[]` entry per problem, its `field` the path in the body (`courses[3].lessons[0].title`), and creates nothing. Seeded passwords count as published (see `--drop-demo-tenants`).
     ///
     /// - Remark: HTTP `POST /__dev/tenants`.
     /// - Remark: Generated from `#/paths//__dev/tenants/post(devCreateTenant)`.
@@ -18995,12 +18995,23 @@ internal enum Operations {
                 }
             }
             internal var headers: Operations.DevCreateTenant.Input.Headers
+            /// - Remark: Generated from `#/paths/__dev/tenants/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/__dev/tenants/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.DevSeedTenant)
+            }
+            internal var body: Operations.DevCreateTenant.Input.Body?
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - headers:
-            internal init(headers: Operations.DevCreateTenant.Input.Headers = .init()) {
+            ///   - body:
+            internal init(
+                headers: Operations.DevCreateTenant.Input.Headers = .init(),
+                body: Operations.DevCreateTenant.Input.Body? = nil
+            ) {
                 self.headers = headers
+                self.body = body
             }
         }
         internal enum Output: Sendable, Hashable {
@@ -19162,6 +19173,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// Bad Request: `malformed_json` (the body is not a JSON object), `validation_failed` (with `errors[]`: members of the wrong type, missing, out of range or unknown, and bad query parameters) or `invalid_token`.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/post(devCreateTenant)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Forbidden (`cross_origin_refused`): the request carried an `Origin` header that is not the server's own (`http://` + its `Host`). Requests without `Origin` are not refused.
             ///
             /// - Remark: Generated from `#/paths//__dev/tenants/post(devCreateTenant)/responses/403`.
@@ -19203,6 +19237,98 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Payload Too Large (`payload_too_large`): body over the limit (1 MiB by default; 8 KiB for the unauthenticated `/v1/auth` operations; lesson media: `--max-media-size`, 512 MiB by default).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/post(devCreateTenant)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unsupported Media Type (`unsupported_media_type`): the body is not `Content-Type: application/json` (for lesson media: not one of the accepted types; `media_type_mismatch`: the file's signature is not the declared type's).
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/post(devCreateTenant)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            internal var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unprocessable Content (`validation_failed`): the description is invalid; `errors[]` names each problem by its path in the body (`courses[3].lessons[0].title`, code `required`; `enrollments[0].course`, code `invalid_reference`), at most 20 with `error_count` when there were more. Nothing was created.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/post(devCreateTenant)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too Many Requests (`rate_limited`), per tenant+IP and per account.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/post(devCreateTenant)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }

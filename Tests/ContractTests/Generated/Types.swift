@@ -331,7 +331,7 @@ internal protocol APIProtocol: Sendable {
     func devListTenants(_ input: Operations.DevListTenants.Input) async throws -> Operations.DevListTenants.Output
     /// Create a fresh seeded tenant
     ///
-    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. No request body. Creates a tenant with one verified account per role.
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Creates a tenant with a fresh id, seeded from the body: one tenant of a seed file (`edugo-server --seed FILE` reads `{"tenants": [...]}` of these, each with an `id`), so a test suite makes a tenant from its own fixture in one call. Without a body (and without `Content-Type`) it seeds the built-in fixture: one verified account per role (admin, teacher, student) and three courses. The description is validated whole before anything is written; a bad one answers 422 `validation_failed` with one `errors[]` entry per problem, its `field` the path in the body (`courses[3].lessons[0].title`), and creates nothing. Seeded passwords count as published (see `--drop-demo-tenants`).
     ///
     /// - Remark: HTTP `POST /__dev/tenants`.
     /// - Remark: Generated from `#/paths//__dev/tenants/post(devCreateTenant)`.
@@ -1096,12 +1096,18 @@ extension APIProtocol {
     }
     /// Create a fresh seeded tenant
     ///
-    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. No request body. Creates a tenant with one verified account per role.
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Creates a tenant with a fresh id, seeded from the body: one tenant of a seed file (`edugo-server --seed FILE` reads `{"tenants": [...]}` of these, each with an `id`), so a test suite makes a tenant from its own fixture in one call. Without a body (and without `Content-Type`) it seeds the built-in fixture: one verified account per role (admin, teacher, student) and three courses. The description is validated whole before anything is written; a bad one answers 422 `validation_failed` with one `errors[]` entry per problem, its `field` the path in the body (`courses[3].lessons[0].title`), and creates nothing. Seeded passwords count as published (see `--drop-demo-tenants`).
     ///
     /// - Remark: HTTP `POST /__dev/tenants`.
     /// - Remark: Generated from `#/paths//__dev/tenants/post(devCreateTenant)`.
-    internal func devCreateTenant(headers: Operations.DevCreateTenant.Input.Headers = .init()) async throws -> Operations.DevCreateTenant.Output {
-        try await devCreateTenant(Operations.DevCreateTenant.Input(headers: headers))
+    internal func devCreateTenant(
+        headers: Operations.DevCreateTenant.Input.Headers = .init(),
+        body: Operations.DevCreateTenant.Input.Body? = nil
+    ) async throws -> Operations.DevCreateTenant.Output {
+        try await devCreateTenant(Operations.DevCreateTenant.Input(
+            headers: headers,
+            body: body
+        ))
     }
     /// List a tenant's fault rules with how often each fired
     ///

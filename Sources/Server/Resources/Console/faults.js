@@ -10,19 +10,32 @@ export function start(context) {
 
   context.onTenantChange(() => { shown = ''; refresh().catch(context.fail); });
 
+  // Only the fields of the chosen action and wait are shown, and only shown fields are sent.
+  function showFields() {
+    const action = form.elements.action.value;
+    const wait = form.elements.wait.value;
+    for (const label of form.querySelectorAll('[data-actions]')) {
+      label.hidden = !label.dataset.actions.split(' ').includes(action);
+    }
+    for (const label of form.querySelectorAll('[data-wait]')) label.hidden = label.dataset.wait !== wait;
+  }
+  form.elements.action.addEventListener('change', showFields);
+  form.elements.wait.addEventListener('change', showFields);
+  showFields();
+
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     errors.replaceChildren();
     const fields = new FormData(form);
     const rule = { path: String(fields.get('path')), action: String(fields.get('action')) };
     if (fields.get('method')) rule.method = String(fields.get('method'));
-    for (const name of ['status', 'delay_ms', 'times']) {
+    const numbers = ['status', 'delay_ms', 'min_ms', 'max_ms', 'median_ms', 'sigma', 'chunks', 'duration_ms', 'bytes',
+      'times', 'probability', 'seed'];
+    for (const name of numbers) {
+      if (form.elements[name].closest('label').hidden) continue;
       const value = String(fields.get(name) ?? '').trim();
       if (value !== '') rule[name] = Number(value);
     }
-    const probability = String(fields.get('probability') ?? '').trim();
-    if (probability !== '') rule.probability = Number(probability);
-    if (rule.action !== 'status') delete rule.status;
     try {
       const created = await api('POST', '/__dev/faults', { tenant: context.tenant, body: rule });
       context.say(`Armed fault ${created.id} for ${context.tenant}.`);
@@ -63,8 +76,7 @@ export function start(context) {
       h('td', {}, h('code', {}, rule.id)),
       h('td', {}, rule.method ?? 'any'),
       h('td', {}, h('code', {}, rule.path)),
-      h('td', {}, rule.action === 'status' ? `status ${rule.status}` : rule.action,
-        rule.delay_ms ? ` +${rule.delay_ms} ms` : ''),
+      h('td', {}, describe(rule)),
       h('td', { class: 'num' }, rule.times ?? '∞'),
       h('td', { class: 'num' }, rule.probability),
       h('td', { class: 'num fired' }, rule.fired),
@@ -73,4 +85,15 @@ export function start(context) {
   }
 
   poll(refresh, 1500, () => {});
+}
+
+// The rule's action with its parameters and wait, as text.
+function describe(rule) {
+  let text = rule.action === 'status' ? `status ${rule.status}` : rule.action;
+  if (rule.action === 'slow_body') text += ` ${rule.chunks} chunks over ${rule.duration_ms} ms`;
+  if (rule.bytes != null) text += ` ${rule.bytes} B`;
+  if (rule.delay_ms) text += ` +${rule.delay_ms} ms`;
+  if (rule.min_ms != null) text += ` +${rule.min_ms}–${rule.max_ms} ms`;
+  if (rule.median_ms != null) text += ` +~${rule.median_ms} ms (σ ${rule.sigma})`;
+  return text;
 }

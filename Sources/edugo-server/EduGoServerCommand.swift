@@ -103,12 +103,16 @@ struct EduGoServerCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("import"),
-        help: "Before serving, replace the data directory's data with this export (checked first; see `edugo-server import`). [EDUGO_IMPORT]")
+        help: ArgumentHelp(
+            "Before serving, replace the data directory's data with this export (checked first; see `edugo-server import`). [EDUGO_IMPORT]",
+            valueName: "dir"))
     var importFrom: String?
 
     @Option(
         name: .customLong("export-on-exit"),
-        help: "On SIGINT/SIGTERM, once in-flight requests finished, export the data to this folder (see `edugo-server export`). [EDUGO_EXPORT_ON_EXIT]")
+        help: ArgumentHelp(
+            "On SIGINT/SIGTERM, once in-flight requests finished, export the data to this folder (see `edugo-server export`). [EDUGO_EXPORT_ON_EXIT]",
+            valueName: "dir"))
     var exportOnExit: String?
 
     // MARK: Lesson media

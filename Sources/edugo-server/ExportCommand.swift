@@ -18,7 +18,9 @@ struct ExportCommand: ParsableCommand {
     /// Holds `--data-dir` (the serving command's option, read wherever it stands on the line).
     @ParentCommand var server: EduGoServerCommand
 
-    @Option(name: .customLong("to"), help: "The export folder: missing, empty, or an earlier export (replaced as a whole).")
+    @Option(
+        name: .customLong("to"),
+        help: ArgumentHelp("The export folder: missing, empty, or an earlier export (replaced as a whole).", valueName: "dir"))
     var destination: String
 
     func run() throws {
@@ -45,7 +47,7 @@ struct ImportCommand: ParsableCommand {
     /// Holds `--data-dir` (the serving command's option, read wherever it stands on the line).
     @ParentCommand var server: EduGoServerCommand
 
-    @Option(name: .customLong("from"), help: "The export folder to import.")
+    @Option(name: .customLong("from"), help: ArgumentHelp("The export folder to import.", valueName: "dir"))
     var source: String
 
     @Flag(help: "Replace the data directory's data as a whole if it holds some.")

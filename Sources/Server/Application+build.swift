@@ -90,12 +90,16 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
     let signingKey = try SigningKey.loadOrCreate(storage: configuration.storage)
     let changeHub = ChangeHub(
         limits: .init(perUser: configuration.maxEventStreamsPerUser, total: configuration.maxEventStreams), metrics: metrics)
+    // Made in every mode (the routes only in dev mode): a tenant deleted at start takes the
+    // snapshots a dev-mode run saved of it.
+    let snapshots = TenantSnapshots(
+        storage: configuration.storage, limit: configuration.maxSnapshotsPerTenant, now: configuration.now)
     let tenants = try TenantRegistry(
         storage: configuration.storage,
         maxOpenTenants: DescriptorBudget.openTenantCap(
             configured: configuration.maxOpenTenants, limit: DescriptorBudget.processLimit()),
         pageCacheCapacity: configuration.pageCacheCapacity, now: configuration.now,
-        transactionObserver: transactionObserver, changeHub: changeHub)
+        transactionObserver: transactionObserver, changeHub: changeHub, snapshots: snapshots)
     try await StartupChecks.handleDemoTenants(configuration, tenants: tenants, logger: logger)
     let passwords = PasswordHasher(
         cost: configuration.passwordHashCost, maxConcurrent: configuration.maxConcurrentPasswordHashes,
@@ -119,8 +123,7 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
     deps.faults = faults
     deps.clock = clock
     if configuration.devMode {
-        deps.snapshots = TenantSnapshots(
-            storage: configuration.storage, limit: configuration.maxSnapshotsPerTenant, now: configuration.now)
+        deps.snapshots = snapshots
     }
     deps.metrics = metrics
     deps.changeHub = changeHub

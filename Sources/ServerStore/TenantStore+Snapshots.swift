@@ -21,6 +21,10 @@ extension TenantStore {
         let partial = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).partial")
         try? FileManager.default.removeItem(at: partial)
         do {
+            // Made 0600 before SQLite opens it (SQLite keeps an existing file's mode): a snapshot
+            // holds password and session hashes.
+            guard FileManager.default.createFile(atPath: partial.path, contents: nil, attributes: [.posixPermissions: 0o600])
+            else { throw CocoaError(.fileWriteNoPermission) }
             let copy = try DatabaseQueue(path: partial.path)
             try await database.writer.read { source in
                 try copy.writeWithoutTransaction { destination in

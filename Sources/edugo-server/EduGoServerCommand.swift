@@ -14,7 +14,8 @@ struct EduGoServerCommand: AsyncParsableCommand {
             Every option can also be set with an environment variable (shown in brackets); a flag \
             on the command line wins. Dev mode (the /__dev endpoints and the demo-login banner) is \
             on by default only when bound to a loopback address.
-            """)
+            """,
+        subcommands: [ExportCommand.self, ImportCommand.self])
 
     @Option(help: "Interface to bind. [EDUGO_HOST] (default: 127.0.0.1)")
     var host: String?
@@ -103,6 +104,22 @@ struct EduGoServerCommand: AsyncParsableCommand {
         help: "Dev mode: most snapshots kept per tenant (POST /__dev/tenants/{id}/snapshots); one more answers 409. [EDUGO_MAX_SNAPSHOTS] (default: 20)")
     var maxSnapshots: Int?
 
+    // MARK: Export and import
+
+    @Option(
+        name: .customLong("import"),
+        help: ArgumentHelp(
+            "Before serving, replace the data directory's data with this export (checked first; see `edugo-server import`). [EDUGO_IMPORT]",
+            valueName: "dir"))
+    var importFrom: String?
+
+    @Option(
+        name: .customLong("export-on-exit"),
+        help: ArgumentHelp(
+            "On SIGINT/SIGTERM, once in-flight requests finished, export the data to this folder (see `edugo-server export`). [EDUGO_EXPORT_ON_EXIT]",
+            valueName: "dir"))
+    var exportOnExit: String?
+
     // MARK: Lesson media
 
     @Option(
@@ -168,9 +185,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
             throw ValidationError("Unknown log level '\(levelName)'.")
         }
         let inMemory = self.inMemory || Self.isTrue(environment["EDUGO_IN_MEMORY"])
-        let dataDirectory = URL(
-            fileURLWithPath: self.dataDirectory ?? environment["EDUGO_DATA_DIR"] ?? ".edugo", isDirectory: true
-        ).standardizedFileURL
+        let dataDirectory = DataDirectoryOption.resolve(self.dataDirectory)
         let multiplier = try self.rateLimitMultiplier ?? environment["EDUGO_RATE_LIMIT_MULTIPLIER"].map(Self.parseMultiplier) ?? 1
         guard (1...1_000_000).contains(multiplier) else {
             throw ValidationError("--rate-limit-multiplier must be between 1 and 1000000.")
@@ -198,6 +213,10 @@ struct EduGoServerCommand: AsyncParsableCommand {
             return handler
         }
         let storage: ServerConfiguration.Storage = inMemory ? .inMemory : .directory(dataDirectory)
+        let transfer = try DataTransferOptions(
+            importFrom: importFrom ?? environment["EDUGO_IMPORT"], exportOnExit: exportOnExit ?? environment["EDUGO_EXPORT_ON_EXIT"],
+            inMemory: inMemory)
+        try transfer.importIfAsked(into: dataDirectory)
         let tls = try loadTLS(files: files, development: tlsDevelopment, devMode: devMode, dataDirectory: dataDirectory)
         var configuration = ServerConfiguration(
             host: host, port: port, storage: storage, devMode: devMode, seedDemoData: seedDemo, logLevel: level,
@@ -215,6 +234,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
         }
         let app = try await buildApplication(configuration)
         try await app.runService()
+        try transfer.exportIfAsked(from: dataDirectory)
     }
 
     /// `--tls-cert` and `--tls-key` (or their environment variables): both or neither.

@@ -55,9 +55,12 @@ actor TenantSnapshots {
         defer { reserved[tenant, default: 1] -= 1 }
         let id = makeID()
         var file: URL?
-        if let folder = folder(of: tenant) {
-            try FileManager.default.createDirectory(
-                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if let root, let folder = folder(of: tenant) {
+            // Each level made 0700 on its own: snapshots hold password and session hashes.
+            for directory in [root, folder] {
+                try FileManager.default.createDirectory(
+                    at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
             file = folder.appendingPathComponent("\(id).sqlite")
         }
         let createdAt = now()
@@ -85,6 +88,13 @@ actor TenantSnapshots {
         list.remove(at: index).copy.remove()
         byTenant[tenant] = list
         return true
+    }
+
+    /// Removes every snapshot of a deleted tenant, its folder included; a restore already reading
+    /// one finishes. A tenant created later under the same id starts with none.
+    func removeAll(of tenant: TenantID) {
+        for snapshot in byTenant.removeValue(forKey: tenant) ?? [] { snapshot.copy.remove() }
+        if let folder = folder(of: tenant) { try? FileManager.default.removeItem(at: folder) }
     }
 
     /// The tenant's snapshots, oldest first, read from its folder on first use.

@@ -29,15 +29,19 @@ actor TenantRegistry {
     private let transactionObserver: (@Sendable (Duration) -> Void)?
     /// Told of every commit of every tenant, and of a tenant's deletion (live event streams).
     private let changeHub: ChangeHub?
+    /// The saved snapshots, removed with their tenant.
+    private let snapshots: TenantSnapshots?
 
     init(
         storage: ServerConfiguration.Storage, maxOpenTenants: Int = 32,
         pageCacheCapacity: Int = PageCache.defaultCapacity, now: @escaping @Sendable () -> Date,
-        transactionObserver: (@Sendable (Duration) -> Void)? = nil, changeHub: ChangeHub? = nil
+        transactionObserver: (@Sendable (Duration) -> Void)? = nil, changeHub: ChangeHub? = nil,
+        snapshots: TenantSnapshots? = nil
     ) throws {
         self.now = now
         self.pageCacheCapacity = max(0, pageCacheCapacity)
         self.changeHub = changeHub
+        self.snapshots = snapshots
         self.maxOpenTenants = max(1, maxOpenTenants)
         self.transactionObserver = transactionObserver
         switch storage {
@@ -164,7 +168,7 @@ actor TenantRegistry {
         return TenantStore(database)
     }
 
-    /// Deletes a tenant: its registry row, then its database files.
+    /// Deletes a tenant: its registry row, then its database files and its snapshots.
     /// - Returns: Whether the tenant existed.
     func deleteTenant(_ id: TenantID) async throws -> Bool {
         let deleted = try await registry.delete(id)
@@ -180,6 +184,7 @@ actor TenantRegistry {
                 try? FileManager.default.removeItem(atPath: url.path + suffix)
             }
         }
+        await snapshots?.removeAll(of: id)
         return deleted
     }
 

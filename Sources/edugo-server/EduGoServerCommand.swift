@@ -230,7 +230,8 @@ struct EduGoServerCommand: AsyncParsableCommand {
         configuration.metricsToken = (self.metricsToken ?? environment["EDUGO_METRICS_TOKEN"]).flatMap { $0.isEmpty ? nil : $0 }
         configuration.onServerRunning = { [passwordHashCost = configuration.passwordHashCost] boundPort in
             Self.printBanner(
-                host: host, port: boundPort, storage: storage, devMode: devMode, tls: tls, passwordHashCost: passwordHashCost)
+                host: host, port: boundPort, storage: storage, devMode: devMode, tls: tls, passwordHashCost: passwordHashCost,
+                seedDemo: seedDemo, seedFile: seedFile)
         }
         let app = try await buildApplication(configuration)
         try await app.runService()
@@ -319,7 +320,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
 
     private static func printBanner(
         host: String, port: Int, storage: ServerConfiguration.Storage, devMode: Bool, tls: TLSIdentity?,
-        passwordHashCost: UInt8
+        passwordHashCost: UInt8, seedDemo: Bool, seedFile: URL?
     ) {
         let displayHost = host.contains(":") ? "[\(host)]" : host
         let origin = "\(tls == nil ? "http" : "https")://\(displayHost):\(port)"
@@ -342,12 +343,15 @@ struct EduGoServerCommand: AsyncParsableCommand {
         if devMode {
             lines.append("Dev mode: on (/__dev/mailbox, /__dev/tenants)")
             lines.append("Dev console: \(origin)/__dev/")
+        } else {
+            lines.append("Dev mode: off")
+        }
+        if let seedFile { lines.append("Seed file: \(seedFile.path) (its accounts sign in with the passwords it lists)") }
+        if seedDemo {
             lines.append("Demo logins (send X-Tenant-ID with the tenant):")
             for account in DemoAccount.seeded {
                 lines.append("  \(account.tenant)\t\(account.role)\t\(account.email)\t\(account.password)")
             }
-        } else {
-            lines.append("Dev mode: off")
         }
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }

@@ -28,6 +28,24 @@ struct ProcessFlagTests {
         }
     }
 
+    @Test("with --seed FILE the banner names the file and lists no demo logins, since no demo tenant was seeded")
+    func seedFileBannerListsNoDemoLogins() async throws {
+        try await withTemporaryDirectory { directory in
+            let seed = directory.appendingPathComponent("seed.json")
+            try Data(#"{"tenants": [{"id": "school", "users": [{"email": "t@school.test", "password": "Teacher-Pass-1", "role": "teacher"}]}]}"#.utf8)
+                .write(to: seed)
+            let data = directory.appendingPathComponent("data")
+            let server = try await ServerProcess.launch(dataDirectory: data, arguments: ["--seed", seed.path])
+            let client = LiveClient(baseURL: server.baseURL)
+            defer { client.session.invalidateAndCancel() }
+            let demo = try await client.login(.demoAdmin)
+            await server.stop()
+            #expect(demo.status == 404, "body: \(demo.text)")
+            #expect(server.stdout.value.contains("Seed file: \(seed.path)"), "stdout: \(server.stdout.value)")
+            #expect(!server.stdout.value.contains("Demo logins"), "stdout: \(server.stdout.value)")
+        }
+    }
+
     @Test("the binary refuses 0.0.0.0 while the demo tenants exist, naming --drop-demo-tenants, and starts once they are dropped")
     func refusesNetworkHostWithDemoAccounts() async throws {
         try await withTemporaryDirectory { directory in

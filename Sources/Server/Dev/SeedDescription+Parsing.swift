@@ -323,7 +323,7 @@ struct SeedParser {
                 reader.string("course", required: true, length: 1...200),
                 reader.string("lesson", required: true, length: 1...200),
                 reader.bool("completed"),
-                reader.int("watched_seconds", range: 0...ProgressRoutes.maxWatchedSeconds)
+                reader.int("watched_seconds", range: 0...ProgressBody.maxWatchedSeconds)
             )
         }
         guard let student, let course, let lesson else { return nil }

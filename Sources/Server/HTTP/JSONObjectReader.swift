@@ -63,6 +63,15 @@ struct JSONObjectReader {
         return trimmed
     }
 
+    mutating func bool(_ key: String) -> Bool? {
+        guard let value = object[key] else { return nil }
+        guard case .bool(let bool) = value else {
+            fail(key, "invalid_type", "must be a boolean")
+            return nil
+        }
+        return bool
+    }
+
     mutating func int(_ key: String, required: Bool = false, range: ClosedRange<Int>) -> Int? {
         guard let value = object[key] else {
             if required { fail(key, "required", "is required") }

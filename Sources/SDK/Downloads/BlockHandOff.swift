@@ -24,7 +24,7 @@ final class BlockHandOff: Sendable {
         var closed = false
         var cancelled = false
         var hasher: CheckedContinuation<[UInt8]?, Never>?
-        var writer: CheckedContinuation<Void, Never>?
+        var waitingWriter: CheckedContinuation<Void, Never>?
 
         mutating func takeSlot() {
             inFlight += 1
@@ -64,7 +64,7 @@ final class BlockHandOff: Sendable {
                         return true
                     }
                     // The slot is passed on by `recycle` (or the wait ended by `cancel`).
-                    state.writer = writer
+                    state.waitingWriter = writer
                     return false
                 }
                 if ready { writer.resume() }
@@ -112,9 +112,9 @@ final class BlockHandOff: Sendable {
     func recycle(_ block: [UInt8]) {
         let writer = state.withLock { state -> CheckedContinuation<Void, Never>? in
             if state.spare.count < capacity { state.spare.append(block) }
-            if let writer = state.writer {
+            if let writer = state.waitingWriter {
                 // The slot passes straight to the waiting writer: `inFlight` stays as it is.
-                state.writer = nil
+                state.waitingWriter = nil
                 return writer
             }
             state.inFlight -= 1
@@ -148,9 +148,9 @@ final class BlockHandOff: Sendable {
             state.queue.removeAll()
             defer {
                 state.hasher = nil
-                state.writer = nil
+                state.waitingWriter = nil
             }
-            return (state.hasher, state.writer)
+            return (state.hasher, state.waitingWriter)
         }
         hasher?.resume(returning: nil)
         writer?.resume()

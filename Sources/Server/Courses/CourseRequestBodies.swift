@@ -18,13 +18,16 @@ struct CourseDraft: ValidatedBody, Sendable {
         case teacherId = "teacher_id"
     }
 
+    /// The rules of ``CoursePatch``: a new course's members are checked as a change's are.
     mutating func validate(_ validation: inout FieldValidation) {
-        validation.text(&title, CodingKeys.title, length: 1...200)
-        validation.text(&description, CodingKeys.description, length: 0...5000)
-        validation.oneOf(&category, CodingKeys.category, CourseRecord.categories)
-        validation.url(thumbnailUrl, CodingKeys.thumbnailUrl)
-        validation.member(CodingKeys.published)
-        validation.text(&teacherId, CodingKeys.teacherId, length: 1...64)
+        var members = CoursePatch(
+            title: title, description: description, category: category, thumbnailUrl: thumbnailUrl,
+            published: published, teacherId: teacherId)
+        members.validate(&validation)
+        title = members.title ?? title
+        description = members.description
+        category = members.category ?? category
+        teacherId = members.teacherId
     }
 }
 

@@ -17,12 +17,13 @@ struct NewLesson: ValidatedBody, Sendable {
         case videoUrl = "video_url"
     }
 
+    /// The rules of ``LessonPatch``: a new lesson's members are checked as a change's are.
     mutating func validate(_ validation: inout FieldValidation) {
-        validation.text(&title, CodingKeys.title, length: 1...200)
-        validation.text(&content, CodingKeys.content, length: 0...100_000)
-        validation.range(order, CodingKeys.order, 1...10_000)
-        validation.range(durationMinutes, CodingKeys.durationMinutes, 0...1440)
-        validation.url(videoUrl, CodingKeys.videoUrl)
+        var members = LessonPatch(
+            title: title, content: content, order: order, durationMinutes: durationMinutes, videoUrl: videoUrl)
+        members.validate(&validation)
+        title = members.title ?? title
+        content = members.content
     }
 
     /// The lesson the store creates.

@@ -23,7 +23,7 @@ extension TenantStore {
             guard cursor.role == identity.role.rawValue else { throw StoreError.cursorExpired }
         }
         try await pruneChanges(before: horizon)
-        return try await database.writer.read { db in
+        return try database.read { db in
             let prunedThrough = try Int64.fetchOne(db, sql: "SELECT pruned_through FROM change_log") ?? 0
             if let cursor, cursor.seq < prunedThrough { throw StoreError.cursorExpired }
             let head = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'") ?? 0
@@ -42,7 +42,7 @@ extension TenantStore {
     /// dropped. Reads first, so a pull writes only when something is due.
     package func pruneChanges(before horizon: Date) async throws {
         let cutoff = horizon.timeIntervalSince1970
-        let due = try await database.writer.read { db in
+        let due = try database.read { db in
             try Double.fetchOne(db, sql: "SELECT MIN(changed_at) FROM changes").map { $0 < cutoff } ?? false
         }
         guard due else { return }
@@ -57,7 +57,7 @@ extension TenantStore {
 
     /// The newest change sequence of the tenant (0 before any change).
     package func changeSequence() async throws -> Int64 {
-        try await database.writer.read { db in
+        try database.read { db in
             try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'") ?? 0
         }
     }
@@ -85,7 +85,7 @@ extension TenantStore {
 
     /// The feed's position as `audience` sees it.
     package func feedPosition(for audience: ChangeAudience) async throws -> FeedPosition {
-        try await database.writer.read { db in
+        try database.read { db in
             let condition = audience.sql
             let newest = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT seq FROM changes WHERE \(condition.condition) ORDER BY seq DESC LIMIT 1"),

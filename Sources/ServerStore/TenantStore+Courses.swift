@@ -35,7 +35,7 @@ extension TenantStore {
             after: pagination.after, limit: pagination.limit, offset: pagination.offset)
         // Taken before the read's snapshot: a restore after it makes the total this read counts unkept.
         let epoch = database.listTotals.epoch
-        return try await database.writer.read { db in
+        return try database.read { db in
             let total = try self.total(db, list.count, unless: pagination, epoch: epoch)
             let page = list.page
             // Decoded while the cursor stands on each row: a copied row (`Row.fetchAll`) finds
@@ -66,7 +66,7 @@ extension TenantStore {
 
     /// The course, if `identity` may see it (else not found).
     package func course(_ id: String, visibleTo identity: Identity) async throws -> CourseWithLessonCount {
-        try await database.writer.read { db in
+        try database.read { db in
             try Self.response(db, CourseAccess.fetchVisible(db, id: id, identity: identity))
         }
     }

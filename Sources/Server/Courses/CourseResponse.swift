@@ -2,7 +2,7 @@ import EduGoServerStore
 import Foundation
 
 /// The public representation of a course.
-struct CourseResponse: Encodable, Sendable, SnakeCaseKeyed {
+struct CourseResponse: Encodable, Sendable, SnakeCaseKeyed, JSONWritable {
     var id: String
     var title: String
     var description: String
@@ -58,4 +58,30 @@ struct CourseResponse: Encodable, Sendable, SnakeCaseKeyed {
         try container.encode(updatedAt, forKey: .updatedAt)
     }
 
+    func write(to json: inout JSONBytes) {
+        json.beginObject()
+        json.key("id")
+        json.string(id)
+        json.key("title")
+        json.string(title)
+        json.key("description")
+        json.string(description)
+        json.key("category")
+        json.string(category)
+        json.key("thumbnail_url")
+        json.string(thumbnailUrl)
+        json.key("published")
+        json.bool(published)
+        json.key("teacher_id")
+        json.string(teacherId)
+        json.key("lesson_count")
+        json.int(lessonCount)
+        json.key("version")
+        json.int(version)
+        json.key("created_at")
+        json.date(createdAt)
+        json.key("updated_at")
+        json.date(updatedAt)
+        json.endObject()
+    }
 }

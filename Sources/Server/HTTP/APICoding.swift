@@ -21,9 +21,11 @@ enum APICoding {
         return encoder
     }()
 
-    /// Encodes a response body with the encoder its keys need.
+    /// Encodes a response body: one that writes its own JSON (``JSONWritable``) writes it,
+    /// any other goes through the encoder its keys need.
     static func encode(_ value: some Encodable) throws -> Data {
-        try (value is any SnakeCaseKeyed ? snakeKeyedEncoder : encoder).encode(value)
+        if let writable = value as? any JSONWritable { return writable.jsonData }
+        return try (value is any SnakeCaseKeyed ? snakeKeyedEncoder : encoder).encode(value)
     }
 
     /// One spelling per JSON value (members sorted), for fingerprints that compare bodies.

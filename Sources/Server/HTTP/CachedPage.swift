@@ -32,7 +32,6 @@ enum CachedPage {
 
     /// `"p-<16 hex digits of the body's SHA-256>"`: strong, and distinct from a resource's version tag.
     static func entityTag(of body: Data) -> String {
-        let digest = SHA256.hash(data: body).prefix(8).map { String(format: "%02x", $0) }.joined()
-        return "\"p-\(digest)\""
+        "\"p-\(SHA256.hash(data: body).prefix(8).hexDigits)\""
     }
 }

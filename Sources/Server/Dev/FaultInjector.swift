@@ -1,5 +1,6 @@
 import EduGoServerStore
 import Foundation
+import Synchronization
 
 /// The fault rules of every tenant, and the one decision per request of which rule fires.
 ///
@@ -19,7 +20,9 @@ actor FaultInjector {
 
     private var entries: [TenantID: [Entry]] = [:]
     private var nextNumber = 1
-    private var armed = 0
+    /// Rules that can still fire, over every tenant. Changed only inside the actor; read by every
+    /// request without entering it.
+    private let armed = Atomic<Int>(0)
 
     /// Called with each rule that fires (for metrics).
     private let onFire: @Sendable (FaultRule) -> Void
@@ -29,7 +32,7 @@ actor FaultInjector {
     }
 
     /// Whether any tenant has a rule that can still fire (lets requests skip tenant resolution).
-    var isArmed: Bool { armed > 0 }
+    nonisolated var isArmed: Bool { armed.load(ordering: .acquiring) > 0 }
 
     /// Stores a parsed rule for `tenant` under a fresh id.
     ///
@@ -45,7 +48,7 @@ actor FaultInjector {
         nextNumber += 1
         entries[tenant, default: []].append(
             Entry(rule: rule, glob: glob, random: RuleRandom(seeded: rule.seed.map(SeededGenerator.init(seed:)))))
-        armed += 1
+        armed.add(1, ordering: .releasing)
         return rule
     }
 
@@ -57,13 +60,13 @@ actor FaultInjector {
     /// Removes one rule; `false` when the tenant has no rule with that id.
     func remove(id: String, tenant: TenantID) -> Bool {
         guard let index = entries[tenant]?.firstIndex(where: { $0.rule.id == id }) else { return false }
-        if let removed = entries[tenant]?.remove(at: index), removed.rule.active { armed -= 1 }
+        if let removed = entries[tenant]?.remove(at: index), removed.rule.active { armed.subtract(1, ordering: .releasing) }
         return true
     }
 
     /// Removes every rule of the tenant.
     func removeAll(tenant: TenantID) {
-        armed -= entries[tenant, default: []].filter(\.rule.active).count
+        armed.subtract(entries[tenant, default: []].filter(\.rule.active).count, ordering: .releasing)
         entries[tenant] = nil
     }
 
@@ -79,7 +82,7 @@ actor FaultInjector {
             list[index].rule.fired += 1
             if let times = list[index].rule.times, list[index].rule.fired >= times {
                 list[index].rule.active = false
-                armed -= 1
+                armed.subtract(1, ordering: .releasing)
             }
             let firing = FaultFiring(rule: list[index].rule, using: &list[index].random)
             entries[tenant] = list

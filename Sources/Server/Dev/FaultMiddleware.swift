@@ -20,7 +20,7 @@ struct FaultMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let path = request.uri.path
-        guard !DevHostGuard.isDevPath(path), await injector.isArmed,
+        guard !DevHostGuard.isDevPath(path), injector.isArmed,
             let tenant = await tenant(of: request),
             let firing = await injector.fire(tenant: tenant, method: request.method.rawValue, path: path)
         else {

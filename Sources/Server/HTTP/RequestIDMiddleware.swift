@@ -26,6 +26,6 @@ struct RequestIDMiddleware: RouterMiddleware {
         {
             return supplied
         }
-        return RecordID.make()
+        return RequestIDSource.shared.next()
     }
 }

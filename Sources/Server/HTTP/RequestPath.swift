@@ -10,17 +10,38 @@ enum RequestPath {
     /// excepted), no `.` or `..` segment, and no percent-encoded `/` or `\`. The router does not
     /// decode segments, so `%2E%2E` (how the SDK sends an id `..`) is an ordinary segment.
     static func isCanonical(_ path: String) -> Bool {
-        guard path.hasPrefix("/") else { return false }
-        let segments = path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        for (index, segment) in segments.enumerated() {
-            if segment.isEmpty {
-                // `/` alone, or the trailing slash of `/__dev/`.
-                guard index == segments.count - 1 else { return false }
-                continue
+        var path = path
+        return path.withUTF8 { bytes in
+            guard bytes.first == UInt8(ascii: "/") else { return false }
+            var start = 1
+            while start <= bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+                let segment = bytes[start..<end]
+                // An empty segment only as `/` alone or a trailing slash (`/__dev/`).
+                if segment.isEmpty, end < bytes.count { return false }
+                if !isPlain(segment) { return false }
+                start = end + 1
             }
-            let text = String(decoding: segment, as: UTF8.self).lowercased()
-            if text.contains("%2f") || text.contains("%5c") { return false }
-            if text == "." || text == ".." { return false }
+            return true
+        }
+    }
+
+    /// Whether a segment is neither `.` nor `..` and holds no `%2F` or `%5C` (either case).
+    private static func isPlain(_ segment: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        if segment.allSatisfy({ $0 == UInt8(ascii: ".") }), (1...2).contains(segment.count) { return false }
+        var index = segment.startIndex
+        while let percent = segment[index...].firstIndex(of: UInt8(ascii: "%")) {
+            let digits = segment[(percent + 1)...].prefix(2)
+            if digits.count == 2 {
+                let first = digits[digits.startIndex]
+                let second = digits[digits.startIndex + 1] | 0x20  // lowercased when a letter
+                if (first == UInt8(ascii: "2") && second == UInt8(ascii: "f"))
+                    || (first == UInt8(ascii: "5") && second == UInt8(ascii: "c"))
+                {
+                    return false
+                }
+            }
+            index = percent + 1
         }
         return true
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// Puts the security headers on every response, errors and 404s included, and takes off any
@@ -18,27 +19,50 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var response = try await next(request, context)
-        response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.xFrameOptions] = "DENY"
+        // One pass over the answer's fields: a handler's own policy and caching stay, and a field
+        // this middleware owns that is already there (rare) is taken off before the fixed ones go on.
+        var hasPolicy = false
+        var hasCacheControl = false
+        var hasOwned = false
+        for field in response.headers {
+            switch field.name {
+            case .contentSecurityPolicy: hasPolicy = true
+            case .cacheControl: hasCacheControl = true
+            case .xContentTypeOptions, .xFrameOptions, .referrerPolicy, .crossOriginOpenerPolicy,
+                .crossOriginResourcePolicy, .strictTransportSecurity, .server:
+                hasOwned = true
+            default: break
+            }
+        }
+        if hasOwned {
+            for name in Self.owned { response.headers[name] = nil }
+        }
+        response.headers.append(contentsOf: Self.fixed)
         // The dev console's page and assets carry their own policy (scripts and styles from
         // 'self'); every other response gets the API's.
-        if response.headers[.contentSecurityPolicy] == nil {
-            response.headers[.contentSecurityPolicy] = "default-src 'none'; frame-ancestors 'none'"
-        }
-        response.headers[.referrerPolicy] = "no-referrer"
-        response.headers[.crossOriginOpenerPolicy] = "same-origin"
-        response.headers[.crossOriginResourcePolicy] = "same-origin"
+        if !hasPolicy { response.headers.append(Self.apiPolicy) }
         if isOverTLS(request), let strictTransportSecurity {
-            response.headers[.strictTransportSecurity] = strictTransportSecurity
-        } else {
-            response.headers[.strictTransportSecurity] = nil
+            response.headers.append(HTTPField(name: .strictTransportSecurity, value: strictTransportSecurity))
         }
-        if response.headers[.cacheControl] == nil {
-            response.headers[.cacheControl] = "no-store"
-        }
-        response.headers[.server] = nil
+        if !hasCacheControl { response.headers.append(Self.noStore) }
         return response
     }
+
+    /// The fields every answer gets, built once.
+    private static let fixed = [
+        HTTPField(name: .xContentTypeOptions, value: "nosniff"),
+        HTTPField(name: .xFrameOptions, value: "DENY"),
+        HTTPField(name: .referrerPolicy, value: "no-referrer"),
+        HTTPField(name: .crossOriginOpenerPolicy, value: "same-origin"),
+        HTTPField(name: .crossOriginResourcePolicy, value: "same-origin"),
+    ]
+    private static let apiPolicy = HTTPField(name: .contentSecurityPolicy, value: "default-src 'none'; frame-ancestors 'none'")
+    private static let noStore = HTTPField(name: .cacheControl, value: "no-store")
+    /// The fields this middleware decides alone (the `Server` banner among them: never sent).
+    private static let owned: [HTTPField.Name] = [
+        .xContentTypeOptions, .xFrameOptions, .referrerPolicy, .crossOriginOpenerPolicy, .crossOriginResourcePolicy,
+        .strictTransportSecurity, .server,
+    ]
 
     /// HSTS means something only over HTTPS: a server with TLS of its own speaks it on every
     /// connection; otherwise only a trusted proxy's `X-Forwarded-Proto: https` counts. The

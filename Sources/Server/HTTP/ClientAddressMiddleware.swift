@@ -14,6 +14,8 @@ struct ClientAddressMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        // Without trusted proxies the client is the peer, which the context reads when asked.
+        guard !trustedProxies.isEmpty else { return try await next(request, context) }
         var context = context
         context.clientAddress = clientAddress(peer: context.remoteAddress, forwardedFor: request.headers[values: .xForwardedFor])
         return try await next(request, context)

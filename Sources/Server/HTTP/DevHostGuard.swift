@@ -30,7 +30,10 @@ struct DevHostGuard: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        for host in [request.head.authority, request.headers[.host]].compactMap({ $0 }) where !isAllowed(host) {
+        let authority = request.head.authority
+        let hostHeader = request.headers[.host]
+        // HTTP/1 gives the Host header as the authority too: the same name is checked once.
+        for host in [authority, hostHeader == authority ? nil : hostHeader].compactMap({ $0 }) where !isAllowed(host) {
             throw APIError(
                 .misdirectedRequest, code: "misdirected_request",
                 detail: "This dev-mode server only answers to localhost, 127.0.0.1, [::1] and the names given with --allowed-host.")
@@ -63,26 +66,30 @@ struct DevHostGuard: RouterMiddleware {
         return origin.lowercased() == scheme + "://" + host.lowercased()
     }
 
-    /// `name` or `name:port` with an allowed name and any port (digits only).
+    /// `name` or `name:port` with an allowed name and any port (digits only), read as bytes:
+    /// every request passes here.
     func isAllowed(_ host: String) -> Bool {
-        let host = host.lowercased()
-        var name = host
-        var port: Substring?
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return false }
-            name = String(host[...close])
-            let rest = host[host.index(after: close)...]
-            if !rest.isEmpty {
-                guard rest.hasPrefix(":") else { return false }
-                port = rest.dropFirst()
+        var host = host
+        return host.withUTF8 { bytes in
+            var nameEnd = bytes.count
+            if bytes.first == UInt8(ascii: "[") {
+                guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return false }
+                nameEnd = close + 1
+                guard nameEnd == bytes.count || bytes[nameEnd] == UInt8(ascii: ":") else { return false }
+            } else if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) {
+                nameEnd = colon
             }
-        } else if let colon = host.lastIndex(of: ":") {
-            name = String(host[..<colon])
-            port = host[host.index(after: colon)...]
+            let name = String(decoding: bytes[..<nameEnd].lazy.map(Self.asciiLowercased), as: UTF8.self)
+            guard allowedNames.contains(name) else { return false }
+            guard nameEnd < bytes.count else { return true }
+            let port = bytes[(nameEnd + 1)...]
+            return port.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+                && UInt16(String(decoding: port, as: UTF8.self)) != nil
         }
-        guard allowedNames.contains(name) else { return false }
-        guard let port else { return true }
-        return port.allSatisfy { $0.isASCII && $0.isNumber } && UInt16(port) != nil
+    }
+
+    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 
     /// Whether a request path is one of the dev endpoints: `/__dev` itself (the console, which the

@@ -5,15 +5,20 @@ import NIOCore
 /// Per-request context: Hummingbird's core storage plus the client address and request id.
 public struct EduGoRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// The peer's IP address, `unknown` when the transport has none (in-process tests).
-    public let remoteAddress: String
+    /// The peer's IP address, `unknown` when the transport has none (in-process tests); read
+    /// from the connection when asked (most requests never ask).
+    public var remoteAddress: String { channel.remoteAddress?.ipAddress ?? "unknown" }
     /// The request id echoed in `X-Request-ID`; set by ``RequestIDMiddleware``.
     public var requestID: String = ""
     /// The connection, so a dev-mode fault can close it without answering.
     let channel: any Channel
     /// The client the rate limits count: the peer, or the address a trusted proxy forwarded
     /// (``ClientAddressMiddleware``).
-    public var clientAddress: String
+    public var clientAddress: String {
+        get { forwardedClient ?? remoteAddress }
+        set { forwardedClient = newValue }
+    }
+    private var forwardedClient: String? = nil
     /// Where a dev-mode fault rule that fires notes itself for the access log; set by ``AccessLogMiddleware``.
     var firedFault: FiredFaultNote? = nil
     /// The authenticated caller, on routes behind ``AuthenticationMiddleware``.
@@ -24,8 +29,6 @@ public struct EduGoRequestContext: RequestContext {
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
-        self.remoteAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
         self.channel = source.channel
-        self.clientAddress = remoteAddress
     }
 }

@@ -10,7 +10,7 @@ enum ClaimedTenant {
         if let named = request.headers[.xTenantID], let tenant = TenantID(named) {
             return tenant.rawValue
         }
-        guard let header = request.headers[.authorization], header.count < 4096 else { return nil }
+        guard let header = request.headers[.authorization], header.utf8.count < 4096 else { return nil }
         guard let token = BearerToken.from(header) else { return nil }
         if let claims = verified?.claims(for: String(token)) { return claims.tid }
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)

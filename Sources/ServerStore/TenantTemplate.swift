@@ -50,8 +50,9 @@ package struct TenantTemplate: Sendable {
     /// Writes the template as the new database file `url`, readable by the owner only (SQLite
     /// gives the WAL and shared-memory files it makes beside it the same mode).
     ///
-    /// The file is not synced to disk: like a commit under `synchronous = NORMAL`, it survives
-    /// a crash of the process, and SQLite syncs the tenant's WAL when it first writes to it.
+    /// The file is synced before it is opened: the tenant's first commit starts its WAL, whose
+    /// frames would otherwise lean, after an operating-system crash, on pages the disk never got.
+    /// (SQLite syncs the folder when it starts the WAL, which keeps the file's name too.)
     ///
     /// - Throws: When a file already exists at `url` (it is never overwritten) or the file cannot be written.
     package func install(at url: URL) throws {
@@ -60,5 +61,6 @@ package struct TenantTemplate: Sendable {
         let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
         defer { try? output.close() }
         try output.write(contentsOf: contents)
+        try output.synchronize()
     }
 }

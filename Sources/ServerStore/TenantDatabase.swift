@@ -53,15 +53,7 @@ package struct TenantDatabase: Sendable {
         commitListener: (any TenantCommitListener)? = nil
     ) throws -> TenantDatabase {
         let writer: any DatabaseWriter
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in ChangeLog.installClock(on: db, now: now) }
-        if let transactionObserver {
-            configuration.prepareDatabase { db in
-                TransactionTimer(observer: transactionObserver).install(on: db)
-            }
-        }
+        var configuration = connectionConfiguration(now: now, transactionObserver: transactionObserver)
         if let url {
             configuration.maximumReaderCount = 4
             configuration.prepareDatabase { db in
@@ -80,6 +72,22 @@ package struct TenantDatabase: Sendable {
         }
         writer.add(transactionObserver: PageCache.Invalidator(caches.pages), extent: .databaseLifetime)
         return TenantDatabase(tenantID: tenantID, writer: writer, liveSessions: caches.liveSessions, pages: caches.pages)
+    }
+
+    /// What every connection to a tenant database is opened with, file-backed or in memory.
+    static func connectionConfiguration(
+        now: @escaping @Sendable () -> Date = { Date() }, transactionObserver: (@Sendable (Duration) -> Void)? = nil
+    ) -> Configuration {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in ChangeLog.installClock(on: db, now: now) }
+        if let transactionObserver {
+            configuration.prepareDatabase { db in
+                TransactionTimer(observer: transactionObserver).install(on: db)
+            }
+        }
+        return configuration
     }
 
     /// Closes the database's connections (its tenant was deleted, or the server stops).

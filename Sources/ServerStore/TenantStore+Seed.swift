@@ -59,10 +59,17 @@ extension TenantStore {
         var userIDs: [String: String] = [:]
         var unhashed: Set<String> = []
         var counts = (users: 0, courses: 0, lessons: 0, enrollments: 0, progress: 0)
+        // Each look-up runs once per seeded row: its statement is prepared once per connection.
+        let userByEmailKey = try db.cachedStatement(sql: "SELECT id FROM users WHERE email_key = ?")
+        let courseByID = try db.cachedStatement(sql: "SELECT id FROM courses WHERE id = ?")
+        let courseByTitle = try db.cachedStatement(sql: "SELECT id FROM courses WHERE title = ? ORDER BY created_at LIMIT 1")
+        let lessonByID = try db.cachedStatement(sql: "SELECT id FROM lessons WHERE id = ?")
+        let lessonByTitle = try db.cachedStatement(
+            sql: "SELECT id FROM lessons WHERE course_id = ? AND title = ? ORDER BY \"order\" LIMIT 1")
+        let enrollmentByKey = try db.cachedStatement(sql: "SELECT 1 FROM enrollments WHERE course_id = ? AND user_id = ?")
+        let progressByKey = try db.cachedStatement(sql: "SELECT 1 FROM progress WHERE user_id = ? AND lesson_id = ?")
         for user in rows.users {
-            if let existing = try String.fetchOne(
-                db, UserRecord.select(UserRecord.Columns.id).filter(UserRecord.Columns.emailKey == user.emailKey))
-            {
+            if let existing = try String.fetchOne(userByEmailKey, arguments: [user.emailKey]) {
                 userIDs[user.id] = existing
                 continue
             }
@@ -83,10 +90,8 @@ extension TenantStore {
         var courseIDs: [String: String] = [:]
         var newCourses: [CourseRecord] = []
         for var course in rows.courses {
-            if try CourseRecord.exists(db, key: course.id) { continue }
-            if let existing = try String.fetchOne(
-                db, sql: "SELECT id FROM courses WHERE title = ? ORDER BY created_at LIMIT 1", arguments: [course.title])
-            {
+            if try String.fetchOne(courseByID, arguments: [course.id]) != nil { continue }
+            if let existing = try String.fetchOne(courseByTitle, arguments: [course.title]) {
                 courseIDs[course.id] = existing
                 continue
             }
@@ -97,11 +102,8 @@ extension TenantStore {
         var newLessons: [LessonRecord] = []
         for var lesson in rows.lessons {
             lesson.courseId = courseIDs[lesson.courseId] ?? lesson.courseId
-            if try LessonRecord.exists(db, key: lesson.id) { continue }
-            if let existing = try String.fetchOne(
-                db, sql: "SELECT id FROM lessons WHERE course_id = ? AND title = ? ORDER BY \"order\" LIMIT 1",
-                arguments: [lesson.courseId, lesson.title])
-            {
+            if try String.fetchOne(lessonByID, arguments: [lesson.id]) != nil { continue }
+            if let existing = try String.fetchOne(lessonByTitle, arguments: [lesson.courseId, lesson.title]) {
                 lessonIDs[lesson.id] = existing
                 continue
             }
@@ -114,7 +116,7 @@ extension TenantStore {
         for var enrollment in rows.enrollments {
             enrollment.courseId = courseIDs[enrollment.courseId] ?? enrollment.courseId
             enrollment.userId = userIDs[enrollment.userId] ?? enrollment.userId
-            if try EnrollmentRecord.exists(db, key: ["course_id": enrollment.courseId, "user_id": enrollment.userId]) { continue }
+            if try Int.fetchOne(enrollmentByKey, arguments: [enrollment.courseId, enrollment.userId]) != nil { continue }
             try enrollment.insert(db)
             counts.enrollments += 1
         }
@@ -122,7 +124,7 @@ extension TenantStore {
             progress.courseId = courseIDs[progress.courseId] ?? progress.courseId
             progress.userId = userIDs[progress.userId] ?? progress.userId
             progress.lessonId = lessonIDs[progress.lessonId] ?? progress.lessonId
-            if try ProgressRecord.exists(db, key: ["user_id": progress.userId, "lesson_id": progress.lessonId]) { continue }
+            if try Int.fetchOne(progressByKey, arguments: [progress.userId, progress.lessonId]) != nil { continue }
             try progress.insert(db)
             counts.progress += 1
         }

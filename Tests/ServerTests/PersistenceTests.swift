@@ -135,6 +135,34 @@ struct PersistenceTests {
         }
     }
 
+    @Test("a dev tenant answered with 201 survives kill -9 right after the answer, accounts and courses whole")
+    func createdTenantSurvivesCrash() async throws {
+        try await withTemporaryDirectory { directory in
+            // Given a tenant made from the built-in fixture, and a SIGKILL as soon as it is answered
+            let created = try await withLiveServer(dataDirectory: directory) { server, client -> DevTenantBody in
+                let response = try await client.send("POST", "/__dev/tenants")
+                try #require(response.status == 201, "POST /__dev/tenants answered \(response.status): \(response.text)")
+                await server.kill()
+                #expect(server.killedBySignal)
+                return try response.decode(DevTenantBody.self)
+            }
+
+            // When the server starts again on the same directory
+            try await withLiveServer(dataDirectory: directory) { _, client in
+                // Then its admin signs in and sees every course of the fixture
+                let admin = try #require(created.accounts.first { $0.role == "admin" })
+                let login = try await client.login(
+                    Credentials(email: admin.email, password: admin.password, tenant: created.tenantId))
+                try #require(login.status == 200, "login answered \(login.status): \(login.text)")
+                let token = try login.decode(TokenPair.self).accessToken
+                let courses = try await client.send("GET", "/v1/courses?limit=100", bearer: token)
+                #expect(courses.status == 200)
+                let items = (try JSONSerialization.jsonObject(with: courses.body) as? [String: Any])?["items"] as? [Any]
+                #expect(items?.count == (try BundledSeeds.testTenant).courses.count)
+            }
+        }
+    }
+
     @Test("the shipped binary stores passwords as bcrypt cost 12")
     func binaryHashesWithCostTwelve() async throws {
         try await withTemporaryDirectory { directory in

@@ -31,6 +31,8 @@ actor TenantRegistry {
     private let changeHub: ChangeHub?
     /// The saved snapshots, removed with their tenant.
     private let snapshots: TenantSnapshots?
+    /// What a new file-backed tenant's database starts as, made when the first one is created.
+    private var template: TenantTemplate?
 
     init(
         storage: ServerConfiguration.Storage, maxOpenTenants: Int = 32,
@@ -144,7 +146,8 @@ actor TenantRegistry {
 
     /// Creates a tenant with an empty database and runs `seed` on it in the same step.
     ///
-    /// The registry row is written last, so a tenant is never visible before its seed committed.
+    /// A file-backed tenant's database starts as a copy of the ``TenantTemplate``, already
+    /// migrated. The registry row is written last, so a tenant is never visible before its seed committed.
     func createTenant(
         _ id: TenantID, name: String, seed: @Sendable (TenantStore) async throws -> Void
     ) async throws -> TenantStore {
@@ -154,6 +157,9 @@ actor TenantRegistry {
             for suffix in ["", "-wal", "-shm"] {
                 try? FileManager.default.removeItem(atPath: url.path + suffix)
             }
+            let template = try self.template ?? TenantTemplate()
+            self.template = template
+            try template.install(at: url)
         }
         // A new tenant starts with new caches: nothing of a deleted namesake carries over.
         let caches = TenantCaches(pageCapacity: pageCacheCapacity)

@@ -272,10 +272,8 @@ public actor Downloads {
                             if head.statusCode == 206 {
                                 try await PartialFileWriter.hashExisting(partial, bytes: offset, pipeline: pipeline, to: handOff)
                             } else {
+                                // The writer creates it afresh.
                                 try? FileManager.default.removeItem(at: partial)
-                                guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
-                                    throw DownloadError.invalidResponse("could not create \(partial.lastPathComponent)")
-                                }
                             }
                             try await self.noteStarted(
                                 lessonID: lessonID, courseID: courseID, pinned: pinned, etag: tag, size: total,

@@ -2,25 +2,25 @@ import Crypto
 import Foundation
 
 /// A response body's way into a download's partial file: the transport's small chunks are gathered
-/// into blocks of ``DownloadPipeline/blockSize``, each block is written with one `write` and then
-/// handed to the hasher (``BlockHandOff``), so the hash covers exactly the bytes written, in order.
+/// into blocks of ``DownloadPipeline/blockSize``, each block is written with one `write` (direct
+/// I/O on Linux, see ``BlockFile``) and then handed to the hasher (``BlockHandOff``), so the hash
+/// covers exactly the bytes written, in order.
 ///
 /// A resumed download first hands the partial file's bytes to the hasher (``hashExisting(_:bytes:)``),
 /// so a byte that changed on disk while the download was interrupted fails the checksum.
 struct PartialFileWriter {
-    private let handle: FileHandle
+    private let file: BlockFile
     private let handOff: BlockHandOff
     private let blockSize: Int
     private var block: [UInt8]
     /// Bytes written to the file by this writer (the resumed file's earlier bytes not included).
     private(set) var written: Int64 = 0
 
-    /// Opens `file` for appending; blocks go to `handOff`.
+    /// Opens `file` (created when missing) for appending; blocks go to `handOff`.
     ///
     /// - Throws: When the file cannot be opened.
     init(appendingTo file: URL, pipeline: DownloadPipeline, handOff: BlockHandOff) throws {
-        handle = try FileHandle(forWritingTo: file)
-        try handle.seekToEnd()
+        self.file = try BlockFile(appendingTo: file, blockSize: pipeline.blockSize)
         self.handOff = handOff
         blockSize = pipeline.blockSize
         block = Self.emptyBlock(blockSize, from: handOff)
@@ -52,7 +52,7 @@ struct PartialFileWriter {
     /// Writes the bytes gathered so far and hands them to the hasher (the end of the body).
     mutating func flush() async throws {
         guard !block.isEmpty else { return }
-        try handle.write(contentsOf: block)
+        try block.withUnsafeBytes { try file.append($0) }
         written += Int64(block.count)
         let full = block
         block = []
@@ -65,21 +65,24 @@ struct PartialFileWriter {
     /// kept for a resume (which hashes the file from disk).
     mutating func persist() throws {
         guard !block.isEmpty else { return }
-        try handle.write(contentsOf: block)
+        try block.withUnsafeBytes { try file.append($0) }
         written += Int64(block.count)
         block.removeAll(keepingCapacity: true)
     }
 
     /// Flushes the file to storage and closes it.
     func close() throws {
-        try handle.synchronize()
-        try handle.close()
+        try file.synchronize()
+        try file.close()
     }
 
     /// Closes the file, ignoring errors (after a failure).
     func abandon() {
-        try? handle.close()
+        try? file.close()
     }
+
+    /// Whether the next aligned block bypasses the page cache (see ``BlockFile``).
+    var usesDirectIO: Bool { file.usesDirectIO }
 
     /// Hands the first `bytes` bytes of `file` to the hasher, read a block at a time.
     ///

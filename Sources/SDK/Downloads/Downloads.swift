@@ -160,7 +160,8 @@ public actor Downloads {
     ) async throws -> URL {
         try Self.checkIdentifier(lessonID)
         try Self.checkIdentifier(courseID)
-        if var record = try await store.downloadRecord(lessonID), record.complete, Self.exists(fileURL(record)) {
+        let known = try await store.downloadRecord(lessonID)
+        if var record = known, record.complete, Self.exists(fileURL(record)) {
             if pinned, !record.pinned {
                 // Kept from now on: out of the cache, which the system may empty.
                 let kept = locations.file(lessonID, pinned: true)
@@ -178,7 +179,6 @@ public actor Downloads {
         guard active.insert(lessonID).inserted else { throw DownloadError.alreadyInProgress(lessonID: lessonID) }
         defer { active.remove(lessonID) }
         onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: 0, totalBytes: nil, state: .queued))
-        let known = try await store.downloadRecord(lessonID)
         let pipeline = pipeline
         return try await slots.run {
             try await self.transfer(

@@ -116,8 +116,18 @@ final class BlockHandOff: Sendable {
 
     /// Gives a hashed block back: its slot passes to a waiting writer, its storage to ``spareBlock()``.
     func recycle(_ block: [UInt8]) {
+        releaseSlot(keeping: block)
+    }
+
+    /// Gives a block's slot back without its storage: the block went on to another hand-off, whose
+    /// receiver recycles it to this one's sender.
+    func release() {
+        releaseSlot(keeping: nil)
+    }
+
+    private func releaseSlot(keeping block: [UInt8]?) {
         let writer = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if state.spare.count < capacity { state.spare.append(block) }
+            if let block, state.spare.count < capacity { state.spare.append(block) }
             if let writer = state.waitingWriter {
                 // The slot passes straight to the waiting writer: `inFlight` stays as it is.
                 state.waitingWriter = nil

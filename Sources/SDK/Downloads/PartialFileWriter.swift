@@ -1,17 +1,20 @@
 import Crypto
 import Foundation
 
-/// The task that stores a download: it writes the blocks a ``BlockHandOff`` delivers to the end of
-/// the partial file, one `write` each (direct I/O on Linux, see ``BlockFile``), and hashes each
-/// block once written, so the hash covers exactly the bytes written, in order. It runs beside the
-/// task that receives the body (``BlockGatherer``): the disk's time overlaps with receiving.
+/// The tasks that store a download: one writes the blocks a ``BlockHandOff`` delivers to the end
+/// of the partial file, one `write` each (direct I/O on Linux, see ``BlockFile``), and hands each
+/// written block on to a second that hashes it, so the hash covers exactly the bytes written, in
+/// order. They run beside the task that receives the body (``BlockGatherer``): the disk's time and
+/// the hash overlap with receiving and with each other.
 ///
 /// A resumed download's partial file is hashed from disk first, so a byte that changed there while
 /// the download was interrupted fails the checksum.
 enum PartialFileWriter {
-    /// Writes and hashes the blocks `handOff` delivers, appending them to `file` (created when
-    /// missing) after its first `existing` bytes, which are hashed from disk first. Once the
-    /// hand-off is closed and every block written, the file is flushed to storage and closed.
+    /// Writes the blocks `handOff` delivers, appending them to `file` (created when missing) after
+    /// its first `existing` bytes, and hashes those bytes from disk, then each block once written.
+    /// Once the hand-off is closed and every block written, the file is flushed to storage and
+    /// closed. A hashed block goes back to `handOff`'s sender (``BlockHandOff/recycle(_:)``), so the
+    /// blocks of both stages stay within `handOff`'s capacity.
     ///
     /// - Returns: The SHA-256 of the file's bytes; `nil` when the hand-off was cancelled (the
     ///   queued blocks are dropped and the file is closed without a flush).
@@ -20,26 +23,56 @@ enum PartialFileWriter {
     static func write(
         _ handOff: BlockHandOff, to file: URL, after existing: Int64, pipeline: DownloadPipeline
     ) async throws -> SHA256.Digest? {
+        let written = BlockHandOff(capacity: handOff.capacity)
+        async let digest = hash(written, recyclingTo: handOff, file: file, existing: existing, blockSize: pipeline.blockSize)
         do {
-            var hasher = SHA256()
-            if existing > 0 { try hash(file, bytes: existing, blockSize: pipeline.blockSize, into: &hasher) }
             let output = try BlockFile(appendingTo: file, blockSize: pipeline.blockSize)
             while let block = await handOff.next() {
                 try block.withUnsafeBytes { try output.append($0) }
-                block.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-                handOff.recycle(block)
+                // Its slot in `handOff` stays taken until the hasher recycles it.
+                await written.send(block)
             }
+            if let failure = handOff.failure { throw failure }  // the hasher's
             guard !handOff.wasCancelled else {
+                written.cancel()
                 try? output.close()
+                _ = await digest
                 return nil
             }
             try output.synchronize()
             try output.close()
-            return hasher.finalize()
+            written.close()
+            return await digest
         } catch {
             handOff.fail(error)
+            written.cancel()
+            _ = await digest
             throw error
         }
+    }
+
+    /// Hashes the first `existing` bytes of `file`, then the blocks `written` delivers, giving each
+    /// back to `handOff`'s sender once hashed.
+    ///
+    /// - Returns: The digest; `nil` when `written` was cancelled or the file could not be read (that
+    ///   error then fails `handOff`).
+    private static func hash(
+        _ written: BlockHandOff, recyclingTo handOff: BlockHandOff, file: URL, existing: Int64, blockSize: Int
+    ) async -> SHA256.Digest? {
+        var hasher = SHA256()
+        do {
+            if existing > 0 { try hash(file, bytes: existing, blockSize: blockSize, into: &hasher) }
+        } catch {
+            handOff.fail(error)
+            written.cancel()
+            return nil
+        }
+        while let block = await written.next() {
+            block.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+            written.release()
+            handOff.recycle(block)
+        }
+        return written.wasCancelled ? nil : hasher.finalize()
     }
 
     /// Feeds the first `bytes` bytes of `file` to `hasher`, read a block at a time; a file shorter

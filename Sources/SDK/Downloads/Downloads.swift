@@ -8,10 +8,10 @@ import Darwin
 #endif
 
 /// Lesson media kept on the device for offline use: downloaded streaming to disk in 1 MiB blocks,
-/// each written and hashed on a task of its own while the next arrives (at most five blocks per download,
-/// whatever the file's size), resumed after an interruption with `Range` + `If-Range` (after an app
-/// restart too), verified against the server's SHA-256 before it becomes visible, moved into place
-/// atomically, and kept within a storage budget.
+/// each written (direct I/O on Linux) and hashed on tasks of their own while the next arrives (at
+/// most five blocks per download, whatever the file's size), resumed after an interruption with
+/// `Range` + `If-Range` (after an app restart too), verified against the server's SHA-256 before it
+/// becomes visible, moved into place atomically, and kept within a storage budget.
 ///
 /// Made with a ``ConnectivityMonitor`` (as ``EduGoClient/downloads(for:budget:maxConcurrent:transport:resumeLimit:)``
 /// makes it), a download whose connection is lost reports ``DownloadProgress/State/waitingForNetwork``,
@@ -126,7 +126,7 @@ public actor Downloads {
     // MARK: - Downloading
 
     /// Downloads (or resumes) a lesson's media, reporting progress (`.downloading` once per block
-    /// written); the stream ends after the `.completed` element, or throws a ``DownloadError``. Cancelling the iteration stops the
+    /// received); the stream ends after the `.completed` element, or throws a ``DownloadError``. Cancelling the iteration stops the
     /// download (its partial file is kept for a resume).
     ///
     /// - Parameters:
@@ -231,9 +231,9 @@ public actor Downloads {
             }
             let request = MediaRequest(url: try mediaURL(courseID: courseID, lessonID: lessonID), headers: headers)
             // Arriving bytes are gathered into blocks and handed, behind a bounded hand-off, to a task
-            // of its own that writes each with one `write` and then hashes it: memory stays flat, and
-            // the disk and the hash overlap with receiving. A resume hashes the partial file's bytes
-            // from disk first, so a byte that changed there is caught too.
+            // of their own that writes each with one `write`, then to another that hashes it: memory
+            // stays flat, and the disk and the hash overlap with receiving. A resume hashes the
+            // partial file's bytes from disk first, so a byte that changed there is caught too.
             let handOff = BlockHandOff(capacity: pipeline.blocksInFlight)
             var gatherer = BlockGatherer(pipeline: pipeline, handOff: handOff)
             var received = offset

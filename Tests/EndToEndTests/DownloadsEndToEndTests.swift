@@ -34,6 +34,21 @@ struct DownloadsEndToEndTests {
         }
     }
 
+    @Test("a large file arrives in reads of more than 64 KiB, each one hop from the event loop to the download")
+    func largeFileArrivesInLargeReads() async throws {
+        let file = generatedPDF(16 << 20, seed: 29)
+        try await withMedia(files: [file]) { _, client, session, _, course, lessons in
+            let lesson = try #require(lessons.first)
+            let transport = ChunkRecordingTransport()
+            let downloads = try client.downloads(for: session, transport: transport)
+
+            let url = try await downloads.fetch(lessonID: lesson, courseID: course)
+
+            #expect(try Data(contentsOf: url) == file)
+            #expect(transport.largestChunk > 64 << 10, "the largest buffer was \(transport.largestChunk) bytes")
+        }
+    }
+
     @Test("a download cut halfway resumes with Range + If-Range after an app restart: ≤ 110% transferred, bytes exact")
     func interruptedDownloadResumes() async throws {
         let file = generatedPDF(8 << 20, seed: 11)
@@ -405,6 +420,23 @@ private struct CorruptingMediaTransport: MediaTransport {
                 chunk[chunk.startIndex + index - offset] ^= 0x01
             }
             offset += chunk.count
+            try await onChunk(chunk)
+        }
+    }
+}
+
+/// The default media transport on Linux, noting the largest buffer of a body it hands on.
+private final class ChunkRecordingTransport: MediaTransport {
+    private let inner = AsyncHTTPClientMediaTransport()
+    private let largest = Mutex(0)
+
+    var largestChunk: Int { largest.withLock { $0 } }
+
+    func fetch(
+        _ request: MediaRequest, onHead: (MediaResponseHead) async throws -> Void, onChunk: (Data) async throws -> Void
+    ) async throws {
+        try await inner.fetch(request, onHead: onHead) { chunk in
+            largest.withLock { $0 = max($0, chunk.count) }
             try await onChunk(chunk)
         }
     }

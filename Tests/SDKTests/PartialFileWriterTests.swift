@@ -3,7 +3,8 @@ import Testing
 
 @testable import EduGoSDK
 
-/// ``PartialFileWriter``: a download's bytes gathered into blocks, written, and hashed on their own task.
+/// ``BlockGatherer`` and ``PartialFileWriter``: a download's bytes gathered into blocks, then written
+/// and hashed on a task of their own.
 @Suite(.timeLimit(.minutes(1))) struct PartialFileWriterTests {
     /// A small pipeline, so a few KiB cross many blocks and the writer waits for the hasher.
     let pipeline = DownloadPipeline(blockSize: 4096, blocksInFlight: 2)
@@ -11,9 +12,8 @@ import Testing
     @Test("the digest is over exactly the bytes written: chunks smaller, equal to and larger than a block, file and hash match the body")
     func digestCoversTheBytesWritten() async throws {
         try await withTemporaryDirectory { root in
-            // Given an empty partial file and a body that arrives in chunks of awkward sizes
+            // Given no partial file yet and a body that arrives in chunks of awkward sizes
             let file = root.appendingPathComponent("lesson.part")
-            #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
             let body = Self.bytes(60_000, seed: 7)
             let chunks = Self.split(body, sizes: [1, 4095, 4096, 4097, 3, 9000, 8192, 17])
 
@@ -61,40 +61,55 @@ import Testing
         }
     }
 
-    @Test("an attempt that fails keeps the bytes received on disk (for a resume) without hashing them")
-    func persistKeepsTheBytes() async throws {
+    @Test("an attempt that fails hands on what it gathered: the writer stores every byte received, for a resume")
+    func failedAttemptKeepsTheBytes() async throws {
         try await withTemporaryDirectory { root in
             let file = root.appendingPathComponent("lesson.part")
-            #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
             let body = Self.bytes(10_000, seed: 5)
             let handOff = BlockHandOff(capacity: pipeline.blocksInFlight)
-            let hasher = Task { await PartialFileWriter.digest(of: handOff) }
-            var writer = try PartialFileWriter(appendingTo: file, pipeline: pipeline, handOff: handOff)
-            try await writer.append(body)
+            let writer = Task { try await PartialFileWriter.write(handOff, to: file, after: 0, pipeline: pipeline) }
+            var gatherer = BlockGatherer(pipeline: pipeline, handOff: handOff)
+            try await gatherer.append(body)
 
-            // When the attempt fails, the block being gathered is written, and the hasher is dropped
-            try writer.persist()
-            try writer.close()
-            handOff.cancel()
+            // When the attempt fails, the block being gathered is handed on and the hand-off closed
+            try await gatherer.flush()
+            handOff.close()
+            _ = try await writer.value
 
+            // Then the file holds every byte, the last, partly gathered block included
             #expect(try Data(contentsOf: file) == body)
-            #expect(await hasher.value == nil)
         }
     }
 
-    /// Runs a writer over `chunks` with its hasher on a task of its own, as ``Downloads`` does.
+    #if os(Linux)
+    @Test("a write the disk refuses stops the receiving side with the writer's error (a full disk)")
+    func diskFailureStopsTheGatherer() async throws {
+        // /dev/full answers every write with ENOSPC
+        let handOff = BlockHandOff(capacity: pipeline.blocksInFlight)
+        let writer = Task {
+            try await PartialFileWriter.write(handOff, to: URL(fileURLWithPath: "/dev/full"), after: 0, pipeline: pipeline)
+        }
+        var gatherer = BlockGatherer(pipeline: pipeline, handOff: handOff)
+        let body = Self.bytes(pipeline.blockSize * 8, seed: 19)
+        await #expect(throws: POSIXError(.ENOSPC)) {
+            for chunk in Self.split(body, sizes: [1000]) { try await gatherer.append(chunk) }
+            try await gatherer.flush()
+        }
+        await #expect(throws: POSIXError(.ENOSPC)) { try await writer.value }
+    }
+    #endif
+
+    /// Runs a gatherer over `chunks` with the writer on a task of its own, as ``Downloads`` does.
     private func write(_ chunks: [Data], to file: URL, resumingAt offset: Int64 = 0) async throws -> (String?, Int64) {
         let handOff = BlockHandOff(capacity: pipeline.blocksInFlight)
-        let hasher = Task { await PartialFileWriter.digest(of: handOff) }
-        if offset > 0 { try await PartialFileWriter.hashExisting(file, bytes: offset, pipeline: pipeline, to: handOff) }
-        var writer = try PartialFileWriter(appendingTo: file, pipeline: pipeline, handOff: handOff)
-        for chunk in chunks { try await writer.append(chunk) }
-        try await writer.flush()
-        try writer.close()
+        let writer = Task { try await PartialFileWriter.write(handOff, to: file, after: offset, pipeline: pipeline) }
+        var gatherer = BlockGatherer(pipeline: pipeline, handOff: handOff)
+        for chunk in chunks { try await gatherer.append(chunk) }
+        try await gatherer.flush()
         handOff.close()
-        let digest = await hasher.value
+        let digest = try await writer.value
         #expect(handOff.peakInFlight <= pipeline.blocksInFlight)
-        return (digest.map(Downloads.hex), writer.written)
+        return (digest.map(Downloads.hex), gatherer.handedOn)
     }
 
     static func bytes(_ count: Int, seed: UInt64) -> Data {

@@ -1,15 +1,17 @@
 import Synchronization
 
-/// Written blocks of a download on their way to its hasher, in order, at most ``capacity`` at a
-/// time: the writer waits while the hasher is `capacity` blocks behind, so memory stays flat
-/// however slow hashing is, and hashing overlaps with receiving and writing.
+/// Received blocks of a download on their way to the task that writes and hashes them
+/// (``PartialFileWriter``), in order, at most ``capacity`` at a time: the sender waits while that
+/// task is `capacity` blocks behind, so memory stays flat however slow the disk or the hash is, and
+/// both overlap with receiving.
 ///
-/// A block is an immutable `[UInt8]` once handed over: the hasher reads exactly the bytes that were
-/// written. A hashed block comes back through ``recycle(_:)`` and the writer refills it
+/// A block is an immutable `[UInt8]` once handed over: the hash covers exactly the bytes that were
+/// written. A stored block comes back through ``recycle(_:)`` and the sender refills it
 /// (``spareBlock()``), so a download allocates at most `capacity + 1` blocks.
 ///
-/// One writer (``send(_:)``) and one hasher (``next()``); either end may stop the hand-off
-/// (``close()`` after the last block, ``cancel()`` to drop what is queued).
+/// One sender (``send(_:)``) and one receiver (``next()``); either end may stop the hand-off
+/// (``close()`` after the last block, ``cancel()`` to drop what is queued, ``fail(_:)`` when the
+/// receiver cannot go on).
 final class BlockHandOff: Sendable {
     /// The most blocks handed over and not yet hashed.
     let capacity: Int
@@ -23,6 +25,7 @@ final class BlockHandOff: Sendable {
         var peakInFlight = 0
         var closed = false
         var cancelled = false
+        var failure: (any Error)?
         var hasher: CheckedContinuation<[UInt8]?, Never>?
         var waitingWriter: CheckedContinuation<Void, Never>?
 
@@ -43,8 +46,11 @@ final class BlockHandOff: Sendable {
     /// Blocks in flight now: sent and not yet recycled.
     var inFlight: Int { state.withLock { $0.inFlight } }
 
-    /// Whether ``cancel()`` stopped the hand-off (the hasher's result is then meaningless).
+    /// Whether ``cancel()`` or ``fail(_:)`` stopped the hand-off (the hasher's result is then meaningless).
     var wasCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// Why the receiver stopped, when it did (``fail(_:)``).
+    var failure: (any Error)? { state.withLock { $0.failure } }
 
     /// Hands `block` to the hasher, first waiting while ``capacity`` blocks are in flight. After
     /// ``cancel()`` the block is dropped.
@@ -110,8 +116,18 @@ final class BlockHandOff: Sendable {
 
     /// Gives a hashed block back: its slot passes to a waiting writer, its storage to ``spareBlock()``.
     func recycle(_ block: [UInt8]) {
+        releaseSlot(keeping: block)
+    }
+
+    /// Gives a block's slot back without its storage: the block went on to another hand-off, whose
+    /// receiver recycles it to this one's sender.
+    func release() {
+        releaseSlot(keeping: nil)
+    }
+
+    private func releaseSlot(keeping block: [UInt8]?) {
         let writer = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if state.spare.count < capacity { state.spare.append(block) }
+            if let block, state.spare.count < capacity { state.spare.append(block) }
             if let writer = state.waitingWriter {
                 // The slot passes straight to the waiting writer: `inFlight` stays as it is.
                 state.waitingWriter = nil
@@ -140,9 +156,19 @@ final class BlockHandOff: Sendable {
         hasher?.resume(returning: nil)
     }
 
+    /// Stops the hand-off because the receiver cannot go on: as ``cancel()``, and ``failure`` says why.
+    func fail(_ error: any Error) {
+        stop(failure: error)
+    }
+
     /// Stops the hand-off: queued blocks are dropped, the hasher gets `nil`, a waiting writer returns.
     func cancel() {
+        stop(failure: nil)
+    }
+
+    private func stop(failure: (any Error)?) {
         let (hasher, writer) = state.withLock { state in
+            if let failure { state.failure = failure }
             state.closed = true
             state.cancelled = true
             state.queue.removeAll()

@@ -8,10 +8,10 @@ import Darwin
 #endif
 
 /// Lesson media kept on the device for offline use: downloaded streaming to disk in 1 MiB blocks,
-/// each hashed on a task of its own while the next arrives (at most five blocks per download,
-/// whatever the file's size), resumed after an interruption with `Range` + `If-Range` (after an app
-/// restart too), verified against the server's SHA-256 before it becomes visible, moved into place
-/// atomically, and kept within a storage budget.
+/// each written (direct I/O on Linux) and hashed on tasks of their own while the next arrives (at
+/// most five blocks per download, whatever the file's size), resumed after an interruption with
+/// `Range` + `If-Range` (after an app restart too), verified against the server's SHA-256 before it
+/// becomes visible, moved into place atomically, and kept within a storage budget.
 ///
 /// Made with a ``ConnectivityMonitor`` (as ``EduGoClient/downloads(for:budget:maxConcurrent:transport:resumeLimit:)``
 /// makes it), a download whose connection is lost reports ``DownloadProgress/State/waitingForNetwork``,
@@ -126,7 +126,7 @@ public actor Downloads {
     // MARK: - Downloading
 
     /// Downloads (or resumes) a lesson's media, reporting progress (`.downloading` once per block
-    /// written); the stream ends after the `.completed` element, or throws a ``DownloadError``. Cancelling the iteration stops the
+    /// received); the stream ends after the `.completed` element, or throws a ``DownloadError``. Cancelling the iteration stops the
     /// download (its partial file is kept for a resume).
     ///
     /// - Parameters:
@@ -160,7 +160,8 @@ public actor Downloads {
     ) async throws -> URL {
         try Self.checkIdentifier(lessonID)
         try Self.checkIdentifier(courseID)
-        if var record = try await store.downloadRecord(lessonID), record.complete, Self.exists(fileURL(record)) {
+        let known = try await store.downloadRecord(lessonID)
+        if var record = known, record.complete, Self.exists(fileURL(record)) {
             if pinned, !record.pinned {
                 // Kept from now on: out of the cache, which the system may empty.
                 let kept = locations.file(lessonID, pinned: true)
@@ -178,7 +179,6 @@ public actor Downloads {
         guard active.insert(lessonID).inserted else { throw DownloadError.alreadyInProgress(lessonID: lessonID) }
         defer { active.remove(lessonID) }
         onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: 0, totalBytes: nil, state: .queued))
-        let known = try await store.downloadRecord(lessonID)
         let pipeline = pipeline
         return try await slots.run {
             try await self.transfer(
@@ -230,12 +230,12 @@ public actor Downloads {
                 headers["If-Range"] = resumeEtag
             }
             let request = MediaRequest(url: try mediaURL(courseID: courseID, lessonID: lessonID), headers: headers)
-            // Arriving bytes are gathered into blocks; each block is written with one `write`, then
-            // hashed on a task of its own behind a bounded hand-off (memory stays flat, hashing
-            // overlaps with receiving and writing). A resume hands the partial file's bytes from disk
-            // to the hasher first, so a byte that changed there is caught too.
+            // Arriving bytes are gathered into blocks and handed, behind a bounded hand-off, to a task
+            // of their own that writes each with one `write`, then to another that hashes it: memory
+            // stays flat, and the disk and the hash overlap with receiving. A resume hashes the
+            // partial file's bytes from disk first, so a byte that changed there is caught too.
             let handOff = BlockHandOff(capacity: pipeline.blocksInFlight)
-            var output: PartialFileWriter?
+            var gatherer = BlockGatherer(pipeline: pipeline, handOff: handOff)
             var received = offset
             var total: Int64?
             var etag: String?
@@ -243,72 +243,76 @@ public actor Downloads {
             var digest: SHA256.Digest?
             do {
                 digest = try await withThrowingTaskGroup(of: SHA256.Digest?.self) { group in
-                    group.addTask { await PartialFileWriter.digest(of: handOff) }
-                    // Ends the hasher whichever way this attempt ends.
-                    defer { handOff.cancel() }
-                    try await transport.fetch(request, onHead: { head in
-                        switch head.statusCode {
-                        case 200:
-                            received = 0
-                            total = head["content-length"].flatMap { Int64($0) }
-                        case 206:
-                            guard let range = ContentRange(head["content-range"]), range.first == offset else {
-                                throw DownloadError.invalidResponse("206 without a Content-Range continuing byte \(offset)")
-                            }
-                            total = range.size
-                        case 401:
-                            throw RetryReason.unauthorized
-                        case 416:
-                            throw RetryReason.startOver
-                        default:
-                            throw DownloadError.refused(status: head.statusCode, code: nil)
-                        }
-                        guard let tag = head["etag"], DownloadRecord.isSHA256Tag(tag) else {
-                            throw DownloadError.invalidResponse("no SHA-256 ETag")
-                        }
-                        etag = tag
-                        resumeEtag = tag
-                        try await DownloadDiskFailure.marking {
-                            if head.statusCode == 206 {
-                                try await PartialFileWriter.hashExisting(partial, bytes: offset, pipeline: pipeline, to: handOff)
-                            } else {
-                                try? FileManager.default.removeItem(at: partial)
-                                guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
-                                    throw DownloadError.invalidResponse("could not create \(partial.lastPathComponent)")
+                    /// Hands on what was gathered and waits until the writer stored it: the partial
+                    /// file keeps every byte received, for a resume.
+                    func keepReceived() async {
+                        try? await gatherer.flush()
+                        handOff.close()
+                        _ = try? await group.next()
+                    }
+                    do {
+                        try await transport.fetch(request, onHead: { head in
+                            switch head.statusCode {
+                            case 200:
+                                received = 0
+                                total = head["content-length"].flatMap { Int64($0) }
+                            case 206:
+                                guard let range = ContentRange(head["content-range"]), range.first == offset else {
+                                    throw DownloadError.invalidResponse("206 without a Content-Range continuing byte \(offset)")
                                 }
+                                total = range.size
+                            case 401:
+                                throw RetryReason.unauthorized
+                            case 416:
+                                throw RetryReason.startOver
+                            default:
+                                throw DownloadError.refused(status: head.statusCode, code: nil)
                             }
-                            try await self.noteStarted(
-                                lessonID: lessonID, courseID: courseID, pinned: pinned, etag: tag, size: total,
-                                contentType: head["content-type"])
-                            output = try PartialFileWriter(appendingTo: partial, pipeline: pipeline, handOff: handOff)
-                        }
-                        onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .downloading))
-                    }, onChunk: { data in
-                        try Task.checkCancellation()
-                        let wrote = try await DownloadDiskFailure.marking { try await output?.append(data) ?? false }
-                        received += Int64(data.count)
-                        // Progress once per block written: not a task switch per chunk.
-                        if wrote {
+                            guard let tag = head["etag"], DownloadRecord.isSHA256Tag(tag) else {
+                                throw DownloadError.invalidResponse("no SHA-256 ETag")
+                            }
+                            etag = tag
+                            resumeEtag = tag
+                            let existing = head.statusCode == 206 ? offset : 0
+                            try await DownloadDiskFailure.marking {
+                                // The writer creates it afresh.
+                                if existing == 0 { try? FileManager.default.removeItem(at: partial) }
+                                try await self.noteStarted(
+                                    lessonID: lessonID, courseID: courseID, pinned: pinned, etag: tag, size: total,
+                                    contentType: head["content-type"])
+                            }
+                            group.addTask {
+                                try await PartialFileWriter.write(handOff, to: partial, after: existing, pipeline: pipeline)
+                            }
                             onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .downloading))
-                        }
-                    })
+                        }, onChunk: { data in
+                            try Task.checkCancellation()
+                            let handed = try await DownloadDiskFailure.marking { try await gatherer.append(data) }
+                            received += Int64(data.count)
+                            // Progress once per block: not a task switch per chunk.
+                            if handed {
+                                onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .downloading))
+                            }
+                        })
+                    } catch {
+                        await keepReceived()
+                        throw error
+                    }
                     // A body that ended early without an error is a lost connection (below); no hash.
-                    if let total, received != total { return nil }
-                    try await DownloadDiskFailure.marking { try await output?.flush() }
+                    if let total, received != total {
+                        await keepReceived()
+                        return nil
+                    }
+                    try await DownloadDiskFailure.marking { try await gatherer.flush() }
                     handOff.close()
                     onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: received, totalBytes: total, state: .verifying))
-                    return try await group.next() ?? nil
+                    return try await DownloadDiskFailure.marking { try await group.next() ?? nil }
                 }
             } catch let reason as RetryReason {
-                output?.abandon()
                 retry = reason
             } catch let error as DownloadError {
-                output?.abandon()
                 throw error
             } catch {
-                // What arrived is kept for a resume, which hashes it from disk.
-                try? output?.persist()
-                try? output?.close()
                 if error is CancellationError { throw error }
                 try await waitForNetwork(after: error, received: received, progressSince: offset, total: total)
                 continue
@@ -329,8 +333,6 @@ public actor Downloads {
             case nil:
                 break
             }
-            try output?.persist()
-            try output?.close()
             guard let etag, let expected = DownloadRecord.sha256(of: etag) else {
                 throw DownloadError.invalidResponse("no SHA-256 ETag")
             }

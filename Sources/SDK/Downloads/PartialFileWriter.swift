@@ -1,120 +1,90 @@
 import Crypto
 import Foundation
 
-/// A response body's way into a download's partial file: the transport's small chunks are gathered
-/// into blocks of ``DownloadPipeline/blockSize``, each block is written with one `write` and then
-/// handed to the hasher (``BlockHandOff``), so the hash covers exactly the bytes written, in order.
+/// The tasks that store a download: one writes the blocks a ``BlockHandOff`` delivers to the end
+/// of the partial file, one `write` each (direct I/O on Linux, see ``BlockFile``), and hands each
+/// written block on to a second that hashes it, so the hash covers exactly the bytes written, in
+/// order. They run beside the task that receives the body (``BlockGatherer``): the disk's time and
+/// the hash overlap with receiving and with each other.
 ///
-/// A resumed download first hands the partial file's bytes to the hasher (``hashExisting(_:bytes:)``),
-/// so a byte that changed on disk while the download was interrupted fails the checksum.
-struct PartialFileWriter {
-    private let handle: FileHandle
-    private let handOff: BlockHandOff
-    private let blockSize: Int
-    private var block: [UInt8]
-    /// Bytes written to the file by this writer (the resumed file's earlier bytes not included).
-    private(set) var written: Int64 = 0
-
-    /// Opens `file` for appending; blocks go to `handOff`.
+/// A resumed download's partial file is hashed from disk first, so a byte that changed there while
+/// the download was interrupted fails the checksum.
+enum PartialFileWriter {
+    /// Writes the blocks `handOff` delivers, appending them to `file` (created when missing) after
+    /// its first `existing` bytes, and hashes those bytes from disk, then each block once written.
+    /// Once the hand-off is closed and every block written, the file is flushed to storage and
+    /// closed. A hashed block goes back to `handOff`'s sender (``BlockHandOff/recycle(_:)``), so the
+    /// blocks of both stages stay within `handOff`'s capacity.
     ///
-    /// - Throws: When the file cannot be opened.
-    init(appendingTo file: URL, pipeline: DownloadPipeline, handOff: BlockHandOff) throws {
-        handle = try FileHandle(forWritingTo: file)
-        try handle.seekToEnd()
-        self.handOff = handOff
-        blockSize = pipeline.blockSize
-        block = Self.emptyBlock(blockSize, from: handOff)
-    }
-
-    /// Appends `data`, writing and handing on each block it fills.
-    ///
-    /// - Returns: Whether a block was written (a moment to report progress).
-    /// - Throws: The file's write error (disk full, ...).
-    @discardableResult
-    mutating func append(_ data: Data) async throws -> Bool {
-        var wrote = false
-        var start = data.startIndex
-        while start < data.endIndex {
-            let end = min(data.endIndex, start + (blockSize - block.count))
-            data.withUnsafeBytes { bytes in
-                let base = data.startIndex
-                block.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[(start - base)..<(end - base)]))
+    /// - Returns: The SHA-256 of the file's bytes; `nil` when the hand-off was cancelled (the
+    ///   queued blocks are dropped and the file is closed without a flush).
+    /// - Throws: The file's error (opening, reading, writing, flushing), after failing the
+    ///   hand-off with it, so the receiving side stops.
+    static func write(
+        _ handOff: BlockHandOff, to file: URL, after existing: Int64, pipeline: DownloadPipeline
+    ) async throws -> SHA256.Digest? {
+        let written = BlockHandOff(capacity: handOff.capacity)
+        async let digest = hash(written, recyclingTo: handOff, file: file, existing: existing, blockSize: pipeline.blockSize)
+        do {
+            let output = try BlockFile(appendingTo: file, blockSize: pipeline.blockSize)
+            while let block = await handOff.next() {
+                try block.withUnsafeBytes { try output.append($0) }
+                // Its slot in `handOff` stays taken until the hasher recycles it.
+                await written.send(block)
             }
-            start = end
-            if block.count >= blockSize {
-                try await flush()
-                wrote = true
+            if let failure = handOff.failure { throw failure }  // the hasher's
+            guard !handOff.wasCancelled else {
+                written.cancel()
+                try? output.close()
+                _ = await digest
+                return nil
             }
+            try output.synchronize()
+            try output.close()
+            written.close()
+            return await digest
+        } catch {
+            handOff.fail(error)
+            written.cancel()
+            _ = await digest
+            throw error
         }
-        return wrote
     }
 
-    /// Writes the bytes gathered so far and hands them to the hasher (the end of the body).
-    mutating func flush() async throws {
-        guard !block.isEmpty else { return }
-        try handle.write(contentsOf: block)
-        written += Int64(block.count)
-        let full = block
-        block = []
-        await handOff.send(full)
-        // Taken once the hand-off has room: at most `blocksInFlight + 1` blocks exist.
-        block = Self.emptyBlock(blockSize, from: handOff)
-    }
-
-    /// Writes the bytes gathered so far without hashing them: the attempt failed, its bytes are
-    /// kept for a resume (which hashes the file from disk).
-    mutating func persist() throws {
-        guard !block.isEmpty else { return }
-        try handle.write(contentsOf: block)
-        written += Int64(block.count)
-        block.removeAll(keepingCapacity: true)
-    }
-
-    /// Flushes the file to storage and closes it.
-    func close() throws {
-        try handle.synchronize()
-        try handle.close()
-    }
-
-    /// Closes the file, ignoring errors (after a failure).
-    func abandon() {
-        try? handle.close()
-    }
-
-    /// Hands the first `bytes` bytes of `file` to the hasher, read a block at a time.
+    /// Hashes the first `existing` bytes of `file`, then the blocks `written` delivers, giving each
+    /// back to `handOff`'s sender once hashed.
     ///
-    /// - Throws: When the file cannot be read.
-    static func hashExisting(_ file: URL, bytes: Int64, pipeline: DownloadPipeline, to handOff: BlockHandOff) async throws {
+    /// - Returns: The digest; `nil` when `written` was cancelled or the file could not be read (that
+    ///   error then fails `handOff`).
+    private static func hash(
+        _ written: BlockHandOff, recyclingTo handOff: BlockHandOff, file: URL, existing: Int64, blockSize: Int
+    ) async -> SHA256.Digest? {
+        var hasher = SHA256()
+        do {
+            if existing > 0 { try hash(file, bytes: existing, blockSize: blockSize, into: &hasher) }
+        } catch {
+            handOff.fail(error)
+            written.cancel()
+            return nil
+        }
+        while let block = await written.next() {
+            block.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+            written.release()
+            handOff.recycle(block)
+        }
+        return written.wasCancelled ? nil : hasher.finalize()
+    }
+
+    /// Feeds the first `bytes` bytes of `file` to `hasher`, read a block at a time; a file shorter
+    /// than that feeds what there is (and the checksum fails).
+    private static func hash(_ file: URL, bytes: Int64, blockSize: Int, into hasher: inout SHA256) throws {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
         var remaining = bytes
         while remaining > 0 {
-            guard let chunk = try handle.read(upToCount: Int(min(Int64(pipeline.blockSize), remaining))), !chunk.isEmpty else {
-                // The file is shorter than recorded: what there is is hashed, and the checksum fails.
-                return
-            }
-            var block = emptyBlock(pipeline.blockSize, from: handOff)
-            chunk.withUnsafeBytes { block.append(contentsOf: $0) }
+            guard let chunk = try handle.read(upToCount: Int(min(Int64(blockSize), remaining))), !chunk.isEmpty else { return }
+            hasher.update(data: chunk)
             remaining -= Int64(chunk.count)
-            await handOff.send(block)
         }
-    }
-
-    /// The SHA-256 of the blocks `handOff` delivers, each recycled once hashed; `nil` when the
-    /// hand-off was cancelled.
-    static func digest(of handOff: BlockHandOff) async -> SHA256.Digest? {
-        var hasher = SHA256()
-        while let block = await handOff.next() {
-            block.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-            handOff.recycle(block)
-        }
-        return handOff.wasCancelled ? nil : hasher.finalize()
-    }
-
-    private static func emptyBlock(_ size: Int, from handOff: BlockHandOff) -> [UInt8] {
-        if let spare = handOff.spareBlock() { return spare }
-        var block: [UInt8] = []
-        block.reserveCapacity(size)
-        return block
     }
 }

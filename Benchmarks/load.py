@@ -233,7 +233,7 @@ def report(rows, rss, base_rss, rounds):
     why = {
         "sqlite": "Each page from SQLite also authenticates the caller (live-session cache), runs the role's "
                   "visibility rule and writes eleven headers; the baseline reads rows and encodes them.",
-        "p99": "Under 64 connections requests queue for the tenant's 4-reader pool.",
+        "p99": "Under 64 connections requests queue for the two threads that run both the handlers and their reads.",
         "memory": "The in-memory baseline answers constant bytes; a served page still checks the token "
                   "and the caller's session and writes the headers.",
         "size": "The page's cost grew with the catalogue: look at the query plan of this role's list.",

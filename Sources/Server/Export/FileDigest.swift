@@ -19,7 +19,7 @@ struct FileDigest: Equatable {
             hasher.update(data: chunk)
             bytes += chunk.count
         }
-        return FileDigest(sha256: hex(hasher.finalize()), bytes: bytes)
+        return FileDigest(sha256: hasher.finalize().hexDigits, bytes: bytes)
     }
 
     /// Copies `source` to a new file `destination` (mode 0600, synced to disk) and returns the
@@ -41,10 +41,6 @@ struct FileDigest: Equatable {
             bytes += chunk.count
         }
         try output.synchronize()
-        return FileDigest(sha256: hex(hasher.finalize()), bytes: bytes)
-    }
-
-    private static func hex(_ digest: SHA256.Digest) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
+        return FileDigest(sha256: hasher.finalize().hexDigits, bytes: bytes)
     }
 }

@@ -25,13 +25,12 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         var hasCacheControl = false
         var hasOwned = false
         for field in response.headers {
-            switch field.name {
-            case .contentSecurityPolicy: hasPolicy = true
-            case .cacheControl: hasCacheControl = true
-            case .xContentTypeOptions, .xFrameOptions, .referrerPolicy, .crossOriginOpenerPolicy,
-                .crossOriginResourcePolicy, .strictTransportSecurity, .server:
+            if field.name == .contentSecurityPolicy {
+                hasPolicy = true
+            } else if field.name == .cacheControl {
+                hasCacheControl = true
+            } else if Self.owned.contains(field.name) {
                 hasOwned = true
-            default: break
             }
         }
         if hasOwned {

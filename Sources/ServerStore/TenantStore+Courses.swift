@@ -25,8 +25,9 @@ extension TenantStore {
     /// matching a search, each with its lesson count.
     ///
     /// Two statements whatever the page size when the list starts (the total, and the page with
-    /// its lesson counts), one when it continues from `pagination.after` (no total), each prepared
-    /// once per connection and reused (`cachedStatement`); ``CourseListQuery`` writes them.
+    /// its lesson counts), one when it continues from `pagination.after` (no total), and for a
+    /// search one or two more (``pageRows(_:_:)``); each prepared once per connection and reused
+    /// (`cachedStatement`); ``CourseListQuery`` writes them.
     package func coursePage(
         visibleTo identity: Identity, category: String?, query: String?, pagination: Pagination
     ) async throws -> ListPage<CourseWithLessonCount> {
@@ -37,18 +38,33 @@ extension TenantStore {
         let epoch = database.listTotals.epoch
         return try database.read { db in
             let total = try self.total(db, list.count, unless: pagination, epoch: epoch)
-            let page = list.page
-            // Decoded while the cursor stands on each row: a copied row (`Row.fetchAll`) finds
-            // each column by lowercasing every column name, the cursor's row by one lookup.
-            let rows = try Array(
-                Row.fetchCursor(db.cachedStatement(sql: page.sql), arguments: page.arguments).map { row in
-                    (
-                        item: try CourseWithLessonCount(CourseRecord(row: row), lessonCount: row["lesson_count"]),
-                        key: PageCursor(timestamp: row["created_at"], id: row["id"])
-                    )
-                })
-            return ListPage(rows: rows, pagination: pagination, total: total)
+            return ListPage(rows: try self.pageRows(db, list), pagination: pagination, total: total)
         }
+    }
+
+    /// The page's rows, each with its order key. A search first looks among the newest rows
+    /// (``SearchWindow``), and reads the set of every match only when they do not fill the page.
+    private func pageRows(_ db: Database, _ list: CourseListQuery) throws -> [(item: CourseWithLessonCount, key: PageCursor)] {
+        if let statement = list.window, let size = list.windowSize {
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
+            guard let window = try SearchWindow(rows, asked: size) else { return [] }
+            let page = try Self.rows(db, list.page(within: window))
+            if page.count > list.limit || window.holdsEveryRow { return page }
+        }
+        return try Self.rows(db, list.page)
+    }
+
+    /// A page statement's rows, each with its order key.
+    private static func rows(_ db: Database, _ page: ListStatement) throws -> [(item: CourseWithLessonCount, key: PageCursor)] {
+        // Decoded while the cursor stands on each row: a copied row (`Row.fetchAll`) finds
+        // each column by lowercasing every column name, the cursor's row by one lookup.
+        try Array(
+            Row.fetchCursor(db.cachedStatement(sql: page.sql), arguments: page.arguments).map { row in
+                (
+                    item: try CourseWithLessonCount(CourseRecord(row: row), lessonCount: row["lesson_count"]),
+                    key: PageCursor(timestamp: row["created_at"], id: row["id"])
+                )
+            })
     }
 
     /// A list's total, only when the list starts (a page continued from a cursor carries none),

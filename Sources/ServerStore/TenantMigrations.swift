@@ -124,6 +124,7 @@ package enum TenantMigrations {
                 t.add(column: "registered_at", .datetime)
             }
         }
+        migrator.registerMigration("v8-search-prefixes", migrate: SearchIndexMigration.addCoursePrefixes)
         return migrator
     }
 }

@@ -124,6 +124,50 @@ import Testing
         #expect(FullTextQuery.expression("a\u{0}b") == "\"a\" \"b\"*", "a NUL separates words")
     }
 
+    @Test("a tenant database made before the courses' prefix indexes gets them, and finds its courses as before")
+    func prefixIndexMigration() async throws {
+        try await withTemporaryDirectory { directory in
+            // Given a tenant database at v7 holding a teacher and a course
+            let url = directory.appendingPathComponent("v7.sqlite")
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in ChangeLog.installClock(on: db, now: { Date() }) }
+            let old = try DatabaseQueue(path: url.path, configuration: configuration)
+            try TenantMigrations.migrator.migrate(old, upTo: "v7-registration-tokens")
+            try await old.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO users (id, email, email_key, password_hash, first_name, last_name, role, created_at, updated_at)
+                        VALUES ('t1', 'rene@old.example', 'rene@old.example', 'x', 'René', 'Descartes', 'teacher',
+                            '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000');
+                        INSERT INTO courses (id, title, description, category, published, teacher_id, created_at, updated_at)
+                        VALUES ('c1', 'Geometría cartesiana', 'Ejes y coordenadas.', 'mathematics', 1, 't1',
+                            '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000');
+                        """)
+            }
+            try old.close()
+
+            // When the server opens it
+            let database = try TenantDatabase.open(tenantID: try #require(TenantID("v7")), at: url)
+            defer { database.close() }
+            let store = TenantStore(database)
+            let teacher = try #require(try await database.writer.read { db in try UserRecord.fetchOne(db, key: "t1") })
+            let admin = Identity(store: store, user: teacher, sessionID: "test")
+
+            // Then the search table indexes beginnings of 1 to 8 characters, is whole, and finds the course by any beginning
+            let definition = try await database.writer.read { db in
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'courses_search'")
+            }
+            #expect(definition?.contains("prefix='\(SearchIndexMigration.coursePrefixLengths)'") == true, "\(definition ?? "")")
+            try await database.writer.write { db in
+                try db.execute(sql: "INSERT INTO courses_search(courses_search) VALUES ('integrity-check')")
+            }
+            for query in ["g", "geo", "geometr", "geometria", "cartesiana", "coordenadas"] {
+                let courses = try await store.coursePage(visibleTo: admin, category: nil, query: query, pagination: Pagination())
+                #expect(courses.items.map(\.course.id) == ["c1"], "\(query)")
+            }
+        }
+    }
+
     @Test("a tenant database made before the search tables gets them filled by its migration")
     func migrationBackfills() async throws {
         try await withTemporaryDirectory { directory in

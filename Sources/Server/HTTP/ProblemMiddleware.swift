@@ -49,7 +49,9 @@ struct ProblemMiddleware: RouterMiddleware {
         case let error as any HTTPResponseError where error.status.code < 500:
             return APIError(error.status, code: Self.code(for: error.status), detail: error.status.reasonPhrase)
         default:
-            context.logger.error("unhandled error", metadata: ["error_type": .string(String(describing: type(of: error)))])
+            context.logger.error(
+                "unhandled error",
+                metadata: ["error_type": .string(String(describing: type(of: error))), "request_id": .string(context.requestID)])
             return .internalError
         }
     }

@@ -20,7 +20,7 @@ package struct CourseListQuery: Sendable {
     /// Search text, as the user typed it (``FullTextQuery`` states what it matches). Matches keep
     /// the list's order, newest first: a rank would change as the catalogue does, and a cursor
     /// must name a fixed place.
-    package var search: String?
+    package let search: String?
     /// The search's `MATCH` expression (``FullTextQuery``), `nil` when it has no word.
     private let match: String?
     /// Where the page continues (keyset), or `nil` to start at ``offset``.

@@ -194,4 +194,31 @@ import Testing
             #expect(third.next == nil)
         }
     }
+
+    @Test(
+        "a search walked by next over more courses than it first looks at finds every match once, newest first, for a word all hold and one few do",
+        arguments: [("ventana", 1), ("escaso", 9)])
+    func searchWalkFindsEveryMatch(_ word: String, _ oneIn: Int) async throws {
+        try await withServer { client in
+            // Given 100 published courses created in one instant (so the id orders them), each
+            // saying "ventana" and every ninth "escaso"; a search of 5 a page first looks at the
+            // newest 24 courses (``SearchWindow``), which "escaso" does not fill
+            let admin = try await client.caller(.demoAdmin)
+            let student = try await client.caller(.demoStudent)
+            var expected: [String] = []
+            for index in 0..<100 {
+                let title = "Curso ventana \(index)" + (index.isMultiple(of: 9) ? " escaso" : "")
+                let course = try await client.createCourse(as: admin, title: title)
+                if index.isMultiple(of: oneIn) { expected.append(course.id) }
+            }
+            expected.sort(by: >)
+
+            // When a student walks the search by next
+            let pages = try await Self.walk(client, "/v1/courses/search?q=\(word)&limit=5", as: student) { _, _ in }
+
+            // Then every match is seen once, in the list's order, and the first page counts them all
+            #expect(pages.flatMap(\.items).map(\.id) == expected)
+            #expect(pages.first?.total == expected.count)
+        }
+    }
 }

@@ -15,7 +15,7 @@ import GRDB
 /// order: for courses created through the API (a new row gets the next `rowid` and the current
 /// time) it is the window itself; for imported or back-dated rows it is wider, and only the cost
 /// grows, never the answer.
-package struct SearchWindow: Sendable, Equatable {
+package struct SearchWindow: Sendable {
     /// The smallest and largest `rowid` among the window's rows.
     package var rowIDs: ClosedRange<Int64>
     /// The order key of the window's last (oldest) row; `nil` when the window came back shorter

@@ -79,6 +79,10 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
     try StartupChecks.validate(configuration)
     // Dev tools: in dev mode every time-based part reads the movable clock.
     var configuration = configuration
+    // Every part reads the clock at the store's precision, so the times a write answers with
+    // are the times every later read of the same row answers with.
+    let wallClock = configuration.now
+    configuration.now = { wallClock().storedPrecision }
     let clock = configuration.devMode ? MovableClock(base: configuration.now) : nil
     if let clock { configuration.now = clock.now }
     let metrics = configuration.servesMetrics ? ServerMetrics() : nil

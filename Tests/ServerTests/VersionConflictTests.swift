@@ -36,6 +36,32 @@ import Testing
         }
     }
 
+    @Test("a write 0.9996 s past a second answers with the times every later read and conflict answers with")
+    func writeTimesAreTheStoredTimes() async throws {
+        // The store keeps milliseconds (rounding to the nearest) and the API whole seconds
+        // (rounding down): unless the clock is read at the store's precision, the write answers
+        // with one second and every later read with the next.
+        try await withServer(.testing(clock: TestClock(TestClock.start.addingTimeInterval(0.9996)))) { client in
+            let teacher = try await client.caller(.demoTeacher)
+            let path = "/v1/courses/\(try await client.course(titled: SeededCourse.matematicas, as: teacher).id)"
+            let created = try client.expectOK(
+                CourseBody.self,
+                try await client.send(.post, "/v1/courses", as: teacher, body: [
+                    "title": "Al filo del segundo", "description": "Creado a 0.9996 s.", "category": "mathematics",
+                ]),
+                "create a course")
+            let updated = try client.expectOK(
+                CourseBody.self,
+                try await client.send(.patch, path, as: teacher, body: ["title": "Matemáticas I", "version": 1]),
+                "update a course")
+
+            #expect(try await client.get("/v1/courses/\(created.id)", as: teacher).decode(CourseBody.self) == created)
+            #expect(try await client.get(path, as: teacher).decode(CourseBody.self) == updated)
+            let stale = try await client.send(.patch, path, as: teacher, body: ["title": "Tarde", "version": 1])
+            #expect(try expectConflict(stale, .conflict, current: CourseBody.self).current == updated)
+        }
+    }
+
     @Test("two concurrent updates on one base version: exactly one wins, the other gets 409 carrying the winner")
     func concurrentWriters() async throws {
         try await withServer { client in

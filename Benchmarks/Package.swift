@@ -9,6 +9,7 @@ let package = Package(
         .package(name: "EduGo", path: ".."),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         .target(name: "BenchSupport"),
@@ -26,6 +27,7 @@ let package = Package(
                 "BenchSupport",
                 .product(name: "EduGoServer", package: "EduGo"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(

@@ -198,20 +198,10 @@ struct EduGoServerCommand: AsyncParsableCommand {
             throw ValidationError("--drop-demo-tenants cannot be combined with dev mode or --seed-demo (they seed the demo tenants again); add --no-dev.")
         }
 
-        let format = (self.logFormat ?? environment["EDUGO_LOG_FORMAT"] ?? "text").lowercased()
-        guard ["text", "json"].contains(format) else {
+        guard let format = LogFormat(rawValue: (self.logFormat ?? environment["EDUGO_LOG_FORMAT"] ?? "text").lowercased()) else {
             throw ValidationError("--log-format must be text or json.")
         }
-        LoggingSystem.bootstrap { label in
-            if format == "json" {
-                var handler = JSONLogHandler(label: label)
-                handler.logLevel = level
-                return handler
-            }
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        LoggingSystem.bootstrap { label in format.handler(label: label, level: level) }
         let storage: ServerConfiguration.Storage = inMemory ? .inMemory : .directory(dataDirectory)
         let transfer = try DataTransferOptions(
             importFrom: importFrom ?? environment["EDUGO_IMPORT"], exportOnExit: exportOnExit ?? environment["EDUGO_EXPORT_ON_EXIT"],

@@ -2,8 +2,9 @@ import BenchSupport
 import EduGoServer
 import Foundation
 import Hummingbird
+import Logging
 
-/// `edugo-server` as the load tests run it: release build, data in a temporary directory, rate
+/// `edugo-server` as the load tests run it: release build, its text log lines, data in a temporary directory, rate
 /// limits scaled up (a load generator is one address), room for a thousand live streams of one
 /// user. With `--page-cache 0` it keeps no list pages in memory, so every list is read from
 /// SQLite. Prints `BENCH_PORT=<port>`.
@@ -14,6 +15,8 @@ struct LoadTargetServer {
     }
 
     static func serve() async throws {
+        // edugo-server's default text log lines, as `edugo-server --log-level error` writes them.
+        LoggingSystem.bootstrap { label in LogFormat.text.handler(label: label, level: .error) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-load-\(UUID().uuidString)")
         var configuration = ServerConfiguration(
             port: 0, storage: .directory(directory), devMode: true, logLevel: .error,

@@ -121,7 +121,8 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
         rateLimiter: RateLimiter(now: configuration.now),
         mailer: Mailer(mailbox: mailbox, logger: logger, now: configuration.now),
         mailbox: mailbox,
-        idempotency: IdempotencyCoordinator(retention: configuration.idempotencyRetention, now: configuration.now),
+        idempotency: IdempotencyCoordinator(
+            retention: configuration.idempotencyRetention, now: configuration.now, metrics: metrics),
         media: try MediaDirectory(dataDirectory: configuration.storage.dataDirectory),
         logger: logger)
     deps.faults = faults
@@ -180,12 +181,10 @@ func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
         let proxies = deps.configuration.trustedProxies.compactMap { CIDRBlock($0) }
         router.add(middleware: ClientAddressMiddleware(trustedProxies: proxies))
     }
-    if deps.configuration.devMode {
-        router.add(middleware: DevHostGuard(
-            allowedHosts: deps.configuration.allowedHosts, servesTLS: deps.configuration.tls != nil))
-    }
-    if let faults = deps.faults {
-        router.add(middleware: FaultMiddleware(injector: faults, tokens: deps.tokens))
+    if deps.configuration.devMode, let faults = deps.faults {
+        router.add(middleware: DevModeMiddleware(
+            hostGuard: DevHostGuard(allowedHosts: deps.configuration.allowedHosts, servesTLS: deps.configuration.tls != nil),
+            faults: FaultMiddleware(injector: faults, tokens: deps.tokens)))
     }
     routes.install(
         on: router, authentication: AuthenticationMiddleware(authenticator: deps.authenticator),

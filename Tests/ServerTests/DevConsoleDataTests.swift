@@ -20,6 +20,8 @@ import Testing
             var status: Int
             var durationMs: Double
             var fault: Fault?
+            /// How a fault lost the answer (`drop_request`, `drop_response`, `garbage`), if it did.
+            var dropped: String?
         }
 
         var items: [Entry]
@@ -102,6 +104,7 @@ import Testing
             #expect(courses.last?.fault?.ruleId == rule.id)
             #expect(courses.last?.fault?.action == "status")
             #expect(courses.first?.fault == nil)
+            #expect(courses.map(\.dropped) == [nil, nil])
         }
     }
 

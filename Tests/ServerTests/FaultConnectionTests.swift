@@ -23,6 +23,12 @@ import Testing
         }
     }
 
+    /// The request tail's entry for the progress write, which the client never saw answered.
+    private func progressEntry(_ client: some TestClientProtocol) async throws -> DevConsoleDataTests.Tail.Entry {
+        let tail = try await client.send(.get, "/__dev/requests?tenant=demo").decode(DevConsoleDataTests.Tail.self)
+        return try #require(tail.items.first { $0.route == "/v1/courses/{id}/progress" && $0.method == "PUT" })
+    }
+
     @Test("drop_response commits the write, then closes the connection without answering")
     func dropResponse() async throws {
         let app = try await buildApplication(.testing())
@@ -46,6 +52,10 @@ import Testing
             #expect(record.watchedSeconds == 120)
             #expect(record.version == 1)
             #expect(try await client.faultRules().map(\.fired) == [1])
+            // And the request tail says the answer was dropped, and by which rule
+            let entry = try await progressEntry(client)
+            #expect(entry.dropped == "drop_response")
+            #expect(entry.fault?.action == "drop_response")
         }
     }
 
@@ -68,6 +78,7 @@ import Testing
             // Then nothing was written
             let progress = try await client.get("/v1/courses/\(course.id)/progress", as: student).decode(CourseProgressBody.self)
             #expect(!progress.lessons.contains { $0.lessonId == lesson.id })
+            #expect(try await progressEntry(client).dropped == "drop_request")
         }
     }
 }

@@ -38,17 +38,19 @@ struct FaultMiddleware: RouterMiddleware {
             throw APIError.injectedFault(status: rule.status, retryAfter: rule.retryAfter)
         case .dropRequest:
             try? await context.channel.close()
-            return Response(status: .serviceUnavailable, headers: [.xEduGoDropped: "drop_request"])
+            context.firedFault?.recordDropped()
+            return Response(status: .serviceUnavailable)
         case .dropResponse:
-            var response: Response
+            let response: Response
             do {
                 response = try await next(request, context)
             } catch {
                 try? await context.channel.close()
+                context.firedFault?.recordDropped()
                 throw error
             }
             try? await context.channel.close()
-            response.headers[.xEduGoDropped] = "drop_response"
+            context.firedFault?.recordDropped()
             return response
         case .slowBody:
             var response = try await next(request, context)
@@ -61,7 +63,8 @@ struct FaultMiddleware: RouterMiddleware {
             return response
         case .garbage:
             await GarbageAnswer.send(firing.garbage, on: context.channel)
-            return Response(status: .serviceUnavailable, headers: [.xEduGoDropped: "garbage"])
+            context.firedFault?.recordDropped()
+            return Response(status: .serviceUnavailable)
         }
     }
 
@@ -90,10 +93,4 @@ extension APIError {
             HTTPResponse.Status(code: status), code: "injected_fault",
             detail: "A fault rule of the development server answered this request.", headers: headers)
     }
-}
-
-extension HTTPField.Name {
-    /// Internal marker on a response whose connection a fault closed; ``AccessLogMiddleware``
-    /// reads it for the access log and removes it (the answer is never sent anyway).
-    static let xEduGoDropped = HTTPField.Name("X-EduGo-Dropped")!
 }

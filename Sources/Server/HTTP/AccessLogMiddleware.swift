@@ -5,8 +5,8 @@ import Logging
 /// Writes one redacted access-log line per request and keeps the entry in the ``AccessLogBuffer``.
 ///
 /// Runs just inside ``RequestIDMiddleware``, so it sees the final answer (problem+json and
-/// security headers included). A dev-mode fault that dropped the connection marks its answer with
-/// `X-EduGo-Dropped`; the entry records it and the header goes no further.
+/// security headers included). A dev-mode fault that fired, and whether it dropped the
+/// connection, reach it through the request's ``FiredFaultNote``.
 struct AccessLogMiddleware: RouterMiddleware {
     typealias Context = EduGoRequestContext
 
@@ -28,14 +28,12 @@ struct AccessLogMiddleware: RouterMiddleware {
         // Only a dev-mode server has fault rules that could fire: elsewhere no note is allocated.
         let firedFault = notesFaults ? FiredFaultNote() : nil
         context.firedFault = firedFault
-        var response = try await next(request, context)
-        let dropped = response.headers[.xEduGoDropped]
-        response.headers[.xEduGoDropped] = nil
+        let response = try await next(request, context)
         let entry = AccessLogEntry(
             timestamp: now(), requestID: context.requestID, tenant: ClaimedTenant.of(request, verified: verifiedTokens),
             method: request.method.rawValue, route: routes.label(for: context), status: Int(response.status.code),
             durationMs: (ContinuousClock.now - started).timeInterval * 1000, bytes: response.body.contentLength,
-            dropped: dropped, fault: firedFault?.value)
+            dropped: firedFault?.dropped, fault: firedFault?.value)
         // The dev console's own reads (it polls every second) are logged but not kept, so they
         // never push the application's requests out of the ring.
         if !(request.method == .get && DevHostGuard.isDevPath(request.uri.path)) {

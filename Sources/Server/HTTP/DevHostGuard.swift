@@ -31,18 +31,15 @@ struct DevHostGuard: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let authority = request.head.authority
-        let hostHeader = request.headers[.host]
         // HTTP/1 gives the Host header as the authority too: the same name is checked once.
-        for host in [authority, hostHeader == authority ? nil : hostHeader].compactMap({ $0 }) where !isAllowed(host) {
-            throw APIError(
-                .misdirectedRequest, code: "misdirected_request",
-                detail: "This dev-mode server only answers to localhost, 127.0.0.1, [::1] and the names given with --allowed-host.")
-        }
-        if Self.isDevPath(request.uri.path), !Self.isLoopbackPeer(context.remoteAddress) {
+        if let authority, !isAllowed(authority) { throw Self.misdirected }
+        if let host = request.headers[.host], host != authority, !isAllowed(host) { throw Self.misdirected }
+        guard Self.isDevPath(request.uri.path) else { return try await next(request, context) }
+        if !Self.isLoopbackPeer(context.remoteAddress) {
             throw APIError(
                 .forbidden, code: "dev_loopback_only", detail: "The /__dev endpoints answer only to loopback clients.")
         }
-        if Self.isDevPath(request.uri.path), Self.changesState(request.method),
+        if Self.changesState(request.method),
             let origin = request.headers[.origin],
             ![request.head.authority, request.headers[.host]].contains(where: { Self.isSameOrigin(origin, host: $0, scheme: scheme) })
         {
@@ -51,6 +48,12 @@ struct DevHostGuard: RouterMiddleware {
                 detail: "State-changing /__dev calls are refused from another origin than this server's own.")
         }
         return try await next(request, context)
+    }
+
+    private static var misdirected: APIError {
+        APIError(
+            .misdirectedRequest, code: "misdirected_request",
+            detail: "This dev-mode server only answers to localhost, 127.0.0.1, [::1] and the names given with --allowed-host.")
     }
 
     private static func changesState(_ method: HTTPRequest.Method) -> Bool {

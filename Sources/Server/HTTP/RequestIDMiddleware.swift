@@ -1,4 +1,5 @@
 import EduGoServerStore
+import HTTPTypes
 import Hummingbird
 
 /// Gives each request its id: the client's `X-Request-ID` when well-formed, otherwise a new one.
@@ -16,7 +17,8 @@ struct RequestIDMiddleware: RouterMiddleware {
         var context = context
         context.requestID = Self.requestID(from: request)
         var response = try await next(request, context)
-        response.headers[.xRequestID] = context.requestID
+        // Nothing inside sets this field, so it is appended without looking for one first.
+        response.headers.append(HTTPField(name: .xRequestID, value: context.requestID))
         return response
     }
 

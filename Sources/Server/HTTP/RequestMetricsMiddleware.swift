@@ -1,7 +1,6 @@
 import Hummingbird
 
-/// Counts each request and its latency by method, route and status, and each idempotent replay
-/// (``ServerMetrics``).
+/// Counts each request and its latency by method, route and status (``ServerMetrics``).
 struct RequestMetricsMiddleware: RouterMiddleware {
     typealias Context = EduGoRequestContext
 
@@ -18,7 +17,6 @@ struct RequestMetricsMiddleware: RouterMiddleware {
         metrics.recordRequest(
             method: request.method.rawValue, route: routes.label(for: context), status: Int(response.status.code),
             duration: ContinuousClock.now - started)
-        if response.headers[.idempotentReplayed] == "true" { metrics.recordIdempotentReplay() }
         return response
     }
 }

@@ -13,6 +13,8 @@ struct IdempotencyCoordinator: Sendable {
     /// A claim older than this with no stored answer belongs to a crashed request and is taken over.
     let abandonedAfter: TimeInterval = 60
     let now: @Sendable () -> Date
+    /// Counts each replayed answer.
+    var metrics: ServerMetrics? = nil
 
     func perform(
         key: String?, identity: Identity, method: String, path: String, body: Data,
@@ -32,7 +34,10 @@ struct IdempotencyCoordinator: Sendable {
                 userID: userID, key: key, fingerprint: fingerprint, now: current,
                 expiredBefore: current.addingTimeInterval(-retention.timeInterval),
                 abandonedBefore: current.addingTimeInterval(-abandonedAfter)))
-        if case .answered(let stored) = claim { return EncodedResponse(stored).response(replayed: true) }
+        if case .answered(let stored) = claim {
+            metrics?.recordIdempotentReplay()
+            return EncodedResponse(stored).response(replayed: true)
+        }
 
         let result: EncodedResponse
         do {

@@ -50,14 +50,24 @@ extension TenantStore {
     ) async throws -> ProgressRecord {
         let userID = identity.userID
         return try await database.writer.write { db -> ProgressRecord in
+            // The statements a progress write asks each time are kept prepared by the connection:
+            // generating and preparing these four again cost each write 1.6 million of its
+            // 2.3 million instructions (callgrind, `Benchmarks/instructions`).
             _ = try CourseAccess.fetchVisible(db, id: courseID, identity: identity)
-            guard (try LessonRecord.fetchOne(db, key: report.lessonId))?.courseId == courseID else {
+            let lessonCourse = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT course_id FROM lessons WHERE id = ?"), arguments: [report.lessonId])
+            guard lessonCourse == courseID else {
                 throw StoreError.notFound(.lesson)
             }
-            guard try EnrollmentRecord.exists(db, key: ["course_id": courseID, "user_id": userID]) else {
+            let enrolled = try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM enrollments WHERE course_id = ? AND user_id = ?)"),
+                arguments: [courseID, userID])
+            guard enrolled == true else {
                 throw StoreError.forbidden(.recordProgressUnenrolled)
             }
-            let existing = try ProgressRecord.fetchOne(db, key: ["user_id": userID, "lesson_id": report.lessonId])
+            let existing = try ProgressRecord.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM progress WHERE user_id = ? AND lesson_id = ?"),
+                arguments: [userID, report.lessonId])
             guard var record = existing else {
                 let record = ProgressRecord(
                     userId: userID, lessonId: report.lessonId, courseId: courseID, completed: report.completed ?? false,

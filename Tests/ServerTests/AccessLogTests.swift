@@ -51,7 +51,7 @@ import Testing
     func jsonLines() throws {
         let lines = Mutex<[String]>([])
         var logger = Logger(label: "edugo-server") { label in
-            JSONLogHandler(label: label) { line in lines.withLock { $0.append(line) } }
+            LineLogHandler(label: label, format: .json) { line in lines.withLock { $0.append(line) } }
         }
         logger.logLevel = .info
         let entry = AccessLogEntry(

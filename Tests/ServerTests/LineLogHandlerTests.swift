@@ -5,8 +5,8 @@ import Testing
 
 @testable import EduGoServer
 
-/// `--log-format text`: one line per message, metadata formatted only when a line is written.
-@Suite struct TextLogHandlerTests {
+/// The server's log lines: one per message, metadata formatted only when a line is written.
+@Suite struct LineLogHandlerTests {
     /// A metadata value that counts how often it is turned into text.
     final class CountedValue: CustomStringConvertible, Sendable {
         let reads = Mutex(0)
@@ -24,13 +24,13 @@ import Testing
 
     private func logger(level: Logger.Level = .info, into lines: Lines) -> Logger {
         var logger = Logger(label: "edugo-server") { label in
-            TextLogHandler(label: label) { line in lines.written.withLock { $0.append(line) } }
+            LineLogHandler(label: label, format: .text) { line in lines.written.withLock { $0.append(line) } }
         }
         logger.logLevel = level
         return logger
     }
 
-    @Test("a line holds the time, level, label, the logger's and the message's metadata sorted by key, the source and the message")
+    @Test("a text line holds the time, level, label, the logger's and the message's metadata sorted by key, the source and the message")
     func lineFormat() throws {
         let lines = Lines()
         var logger = logger(into: lines)
@@ -63,13 +63,13 @@ import Testing
         #expect(try #require(lines.all.first).contains("hb.request.id=42 other=set after it"))
     }
 
-    @Test("--log-format names the text and the JSON handler, at the level given")
+    @Test("--log-format gives a line handler at the level given; other formats are refused")
     func formats() {
         let text = LogFormat.text.handler(label: "edugo-server", level: .warning)
         let json = LogFormat.json.handler(label: "edugo-server", level: .debug)
-        #expect(text is TextLogHandler)
+        #expect(text is LineLogHandler)
         #expect(text.logLevel == .warning)
-        #expect(json is JSONLogHandler)
+        #expect(json is LineLogHandler)
         #expect(json.logLevel == .debug)
         #expect(LogFormat(rawValue: "xml") == nil)
     }

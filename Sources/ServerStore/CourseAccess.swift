@@ -8,7 +8,8 @@ import GRDB
 /// the caller may not see is not found, exactly like one that does not exist.
 package enum CourseAccess {
     /// The visibility rule as SQL conditions on `courses`, with their arguments: the one place
-    /// the rule is written, used by ``visible(_:)`` and by the statements the store writes out.
+    /// the rule is written, used by ``fetchVisible(_:id:identity:)`` and by the statements the store
+    /// writes out.
     package static func visibleSQL(_ identity: Identity) -> (conditions: [String], arguments: StatementArguments) {
         visibleSQL(role: identity.role, userID: identity.userID)
     }
@@ -31,13 +32,6 @@ package enum CourseAccess {
         case .teacher: [(["published = 1"], []), (["teacher_id = ?", "published = 0"], [userID])]
         case .student: [(["published = 1"], [])]
         }
-    }
-
-    /// A request over `courses` restricted to what `identity` may see.
-    package static func visible(_ identity: Identity) -> QueryInterfaceRequest<CourseRecord> {
-        let (conditions, arguments) = visibleSQL(identity)
-        guard !conditions.isEmpty else { return CourseRecord.all() }
-        return CourseRecord.filter(sql: conditions.joined(separator: " AND "), arguments: arguments)
     }
 
     /// The course, if `identity` may see it.

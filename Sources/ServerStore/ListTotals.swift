@@ -18,7 +18,7 @@ package final class ListTotals: Sendable {
     private struct State {
         package var epoch: UInt64 = 0
         package var sequence: Int64 = -1
-        package var totals: [String: Int] = [:]
+        package var totals: [ListStatement: Int] = [:]
     }
 
     private let state = Mutex(State())
@@ -35,7 +35,7 @@ package final class ListTotals: Sendable {
     package func total(of count: ListStatement, at sequence: Int64, epoch: UInt64) -> Int? {
         state.withLock { state in
             guard state.epoch == epoch, state.sequence == sequence else { return nil }
-            return state.totals[Self.key(count)]
+            return state.totals[count]
         }
     }
 
@@ -48,7 +48,7 @@ package final class ListTotals: Sendable {
                 state = State(epoch: epoch, sequence: sequence, totals: [:])
             }
             guard sequence == state.sequence else { return }
-            state.totals[Self.key(count)] = total
+            state.totals[count] = total
         }
     }
 
@@ -57,9 +57,5 @@ package final class ListTotals: Sendable {
         state.withLock { state in
             state = State(epoch: state.epoch &+ 1)
         }
-    }
-
-    private static func key(_ count: ListStatement) -> String {
-        count.sql + "\u{0}" + count.arguments.description
     }
 }

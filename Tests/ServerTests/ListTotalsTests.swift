@@ -46,4 +46,36 @@ import Testing
         #expect(counts(afterWrite).count == 1)
         #expect(after == (try #require(first)) + 1)
     }
+
+    @Test("two teachers' totals, read at the same change sequence, are each their own")
+    func keptPerCaller() async throws {
+        // Given two teachers, the first with more drafts than the second
+        let database = try await TenantStoreTests.demoTenant()
+        let first = try await TenantStoreTests.identity("teacher1@demo.edugo.dev", in: database)
+        let second = try await TenantStoreTests.identity("teacher2@demo.edugo.dev", in: database)
+        let visible = "SELECT COUNT(*) FROM courses WHERE published = 1 OR teacher_id = ?"
+        let expected = try await database.writer.write { db in
+            for index in 0..<3 {
+                try db.execute(
+                    sql: """
+                        INSERT INTO courses (id, title, description, category, published, teacher_id, version, created_at, updated_at)
+                        VALUES (?, 'Borrador', '', 'science', 0, ?, 1, ?, ?)
+                        """,
+                    arguments: ["draft-\(index)", first.userID, Date(), Date()])
+            }
+            return (
+                first: try Int.fetchOne(db, sql: visible, arguments: [first.userID]),
+                second: try Int.fetchOne(db, sql: visible, arguments: [second.userID]))
+        }
+        try #require(expected.first != expected.second)
+        let store = TenantStore(database)
+
+        // When each reads the first page, one after the other, with nothing written between
+        let firstTotal = try await store.coursePage(visibleTo: first, category: nil, query: nil, pagination: Pagination()).total
+        let secondTotal = try await store.coursePage(visibleTo: second, category: nil, query: nil, pagination: Pagination()).total
+
+        // Then each total counts what that teacher may see
+        #expect(firstTotal == expected.first)
+        #expect(secondTotal == expected.second)
+    }
 }

@@ -47,7 +47,7 @@ package struct CourseListQuery: Sendable {
     }
 
     /// The page's rows, `limit + 1` of them (the extra one tells that another page follows):
-    /// every column of `courses` and the course's `lesson_count`. With ``after`` each branch
+    /// ``CourseRecord/selection`` and then the course's lesson count. With ``after`` each branch
     /// seeks `(created_at, id) < (?, ?)`, the index's own order, so a deep page costs a first one.
     package var page: ListStatement { page(within: nil) }
 
@@ -60,7 +60,7 @@ package struct CourseListQuery: Sendable {
         let branches = CourseAccess.visibleBranches(role: role, userID: userID).map { branch in
             let conditions = self.conditions(branch, searching: true, window: window, &arguments)
             return """
-                SELECT courses.*, (SELECT COUNT(*) FROM lessons WHERE lessons.course_id = courses.id) AS lesson_count
+                SELECT \(CourseRecord.selection), (SELECT COUNT(*) FROM lessons WHERE lessons.course_id = courses.id) AS lesson_count
                 FROM courses\(Self.whereClause(conditions))
                 """
         }

@@ -56,13 +56,14 @@ extension TenantStore {
 
     /// A page statement's rows, each with its order key.
     private static func rows(_ db: Database, _ page: ListStatement) throws -> [(item: CourseWithLessonCount, key: PageCursor)] {
-        // Decoded while the cursor stands on each row: a copied row (`Row.fetchAll`) finds
-        // each column by lowercasing every column name, the cursor's row by one lookup.
+        // Decoded by position while the cursor stands on each row (the page selects
+        // `CourseRecord.selection` first), and the key taken from the row as stored.
         try Array(
             Row.fetchCursor(db.cachedStatement(sql: page.sql), arguments: page.arguments).map { row in
-                (
-                    item: try CourseWithLessonCount(CourseRecord(row: row), lessonCount: row["lesson_count"]),
-                    key: PageCursor(timestamp: row["created_at"], id: row["id"])
+                let course = try CourseRecord(selected: row)
+                return (
+                    item: CourseWithLessonCount(course, lessonCount: try row.decode(atIndex: CourseRecord.selectionCount)),
+                    key: PageCursor(timestamp: try CourseRecord.storedCreatedAt(selected: row), id: course.id)
                 )
             })
     }

@@ -46,6 +46,31 @@ import Testing
         }
     }
 
+    @Test("each course of a list page is exactly what reading the course answers, after an update moved some of its members")
+    func listItemsAreWhatReadingAnswers() async throws {
+        let clock = TestClock()
+        try await withServer(.testing(clock: clock)) { client in
+            // Given a course updated a while after it was made, so every member may differ from its neighbour
+            let teacher = try await client.caller(.demoTeacher)
+            let course = try await client.course(titled: SeededCourse.matematicas, as: teacher)
+            clock.advance(by: 90)
+            let update = try await client.send(
+                .patch, "/v1/courses/\(course.id)", as: teacher,
+                body: ["description": "Aritmética", "thumbnail_url": "https://cdn.example/m.png", "version": 1])
+            #expect(update.status == .ok)
+
+            // When the list and the course itself are read
+            let list = try await client.get("/v1/courses?limit=100", as: teacher).jsonObject()
+            let read = try await client.get("/v1/courses/\(course.id)", as: teacher).jsonObject()
+
+            // Then the list's item is the course, member for member
+            let items = try #require(list["items"] as? [[String: Any]])
+            let item = try #require(items.first { $0["id"] as? String == course.id })
+            #expect(item as NSDictionary == read as NSDictionary)
+            #expect(item["created_at"] as? String != item["updated_at"] as? String)
+        }
+    }
+
     @Test("an admin's course list holds every course of the tenant, drafts included")
     func adminListsEverything() async throws {
         try await withServer { client in

@@ -13,6 +13,7 @@ import http.client
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -32,7 +33,10 @@ class Server:
 
     def __init__(self, binary, *arguments):
         self.log = tempfile.NamedTemporaryFile(prefix="bench-", suffix=".log", delete=False)
-        self.process = subprocess.Popen([binary, *arguments], stdout=self.log, stderr=subprocess.STDOUT)
+        # The server keeps its data under its temporary directory: one of its own, removed by stop().
+        self.scratch = tempfile.mkdtemp(prefix="bench-data-")
+        self.process = subprocess.Popen(
+            [binary, *arguments], stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "TMPDIR": self.scratch})
         self.port = None
         for _ in range(300):
             with open(self.log.name) as log:
@@ -87,6 +91,7 @@ class Server:
         self.process.terminate()
         self.process.wait(timeout=10)
         os.unlink(self.log.name)
+        shutil.rmtree(self.scratch, ignore_errors=True)
 
 
 def wrk(url, duration, headers=(), script=None):

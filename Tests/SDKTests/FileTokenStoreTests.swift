@@ -3,10 +3,14 @@ import Testing
 
 @_spi(EduGoInternals) @testable import EduGoSDK
 
-@Suite(.timeLimit(.minutes(2))) struct FileTokenStoreTests {
-    /// A fresh directory (not yet created) under a unique temporary parent.
+@Suite(.timeLimit(.minutes(2))) final class FileTokenStoreTests {
+    /// A fresh directory (not yet created) under a unique temporary parent, removed after the test.
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("edugo-sdk-tests-\(UUID().uuidString)").appendingPathComponent("tokens")
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory.deletingLastPathComponent())
+    }
     var store: FileTokenStore { FileTokenStore(directory: directory) }
     let tokens = SessionTokens(
         accessToken: "access-1", refreshToken: "refresh-1", accessTokenExpiresAt: Date(timeIntervalSince1970: 1_800_000_900),

@@ -125,6 +125,7 @@ package enum TenantMigrations {
             }
         }
         migrator.registerMigration("v8-search-prefixes", migrate: SearchIndexMigration.addCoursePrefixes)
+        migrator.registerMigration("v9-search-merging", migrate: SearchIndexMigration.mergeSooner)
         return migrator
     }
 }

@@ -124,6 +124,22 @@ import Testing
         #expect(FullTextQuery.expression("a\u{0}b") == "\"a\" \"b\"*", "a NUL separates words")
     }
 
+    @Test("every search table merges its segments two at a time (automerge 2), so a search reads fewer of them")
+    func searchTablesMergeSooner() async throws {
+        // Given a tenant database as the server makes it
+        let database = try await TenantStoreTests.demoTenant()
+        defer { database.close() }
+
+        // Then each search table's automerge is the store's, not FTS5's default of 4
+        for table in SearchIndexMigration.tables {
+            let automerge = try await database.writer.read { db in
+                try Int.fetchOne(db, sql: "SELECT v FROM \(table.name)_config WHERE k = 'automerge'")
+            }
+            #expect(automerge == SearchIndexMigration.automerge, "\(table.name)")
+        }
+        #expect(SearchIndexMigration.automerge == 2)
+    }
+
     @Test("a tenant database made before the courses' prefix indexes gets them, and finds its courses as before")
     func prefixIndexMigration() async throws {
         try await withTemporaryDirectory { directory in

@@ -140,12 +140,12 @@ extension TenantStore {
         return CourseWithLessonCount(course, lessonCount: count)
     }
 
-    /// Lesson counts of the courses, in one statement.
+    /// Lesson counts of the courses, in one statement (kept prepared, one for each number of courses).
     package static func lessonCounts(_ db: Database, courseIDs: [String]) throws -> [String: Int] {
         guard !courseIDs.isEmpty else { return [:] }
         let rows = try Row.fetchAll(
-            db,
-            sql: "SELECT course_id, COUNT(*) AS n FROM lessons WHERE course_id IN (\(databaseQuestionMarks(count: courseIDs.count))) GROUP BY course_id",
+            db.cachedStatement(
+                sql: "SELECT course_id, COUNT(*) AS n FROM lessons WHERE course_id IN (\(databaseQuestionMarks(count: courseIDs.count))) GROUP BY course_id"),
             arguments: StatementArguments(courseIDs))
         return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as String, $0[1] as Int) })
     }

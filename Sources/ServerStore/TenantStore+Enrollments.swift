@@ -49,7 +49,8 @@ extension TenantStore {
     ///
     /// Five statements in one read transaction, whatever the page size: the count, the page, its
     /// courses, their lesson counts and the caller's completed lessons per course
-    /// (``EnrollmentListQuery`` writes the first two).
+    /// (``EnrollmentListQuery`` writes the first two), each kept prepared by the connection (the
+    /// last three once for each page size).
     package func enrolledCoursePage(of identity: Identity, pagination: Pagination) async throws -> ListPage<EnrolledCourse> {
         let list = EnrollmentListQuery(
             role: identity.role, userID: identity.userID, after: pagination.after, limit: pagination.limit,
@@ -66,7 +67,10 @@ extension TenantStore {
             let courseIDs = enrollments.items.map(\.courseId)
             guard !courseIDs.isEmpty else { return enrollments.compactMap { _ in nil } }
             let courses = Dictionary(
-                uniqueKeysWithValues: try CourseRecord.fetchAll(db, keys: courseIDs).map { ($0.id, $0) })
+                uniqueKeysWithValues: try CourseRecord.fetchAll(
+                    db.cachedStatement(sql: "SELECT * FROM courses WHERE id IN (\(databaseQuestionMarks(count: courseIDs.count)))"),
+                    arguments: StatementArguments(courseIDs)
+                ).map { ($0.id, $0) })
             let lessonCounts = try Self.lessonCounts(db, courseIDs: courseIDs)
             let completed = try Self.completedLessonCounts(db, userID: identity.userID, courseIDs: courseIDs)
             return enrollments.compactMap { enrollment -> EnrolledCourse? in
@@ -82,12 +86,11 @@ extension TenantStore {
     /// Lessons `userID` completed, per course.
     private static func completedLessonCounts(_ db: Database, userID: String, courseIDs: [String]) throws -> [String: Int] {
         let rows = try Row.fetchAll(
-            db,
-            sql: """
+            db.cachedStatement(sql: """
                 SELECT course_id, COUNT(*) AS n FROM progress
                 WHERE user_id = ? AND completed AND course_id IN (\(databaseQuestionMarks(count: courseIDs.count)))
                 GROUP BY course_id
-                """,
+                """),
             arguments: StatementArguments([userID] + courseIDs))
         return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as String, $0[1] as Int) })
     }

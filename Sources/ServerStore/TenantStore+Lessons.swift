@@ -108,8 +108,10 @@ extension TenantStore {
         }
     }
 
+    /// The lesson, if it belongs to the course (a statement the connection keeps prepared).
     package static func fetchLesson(_ db: Database, lessonID: String, courseID: String) throws -> LessonRecord {
-        guard let lesson = try LessonRecord.fetchOne(db, key: lessonID), lesson.courseId == courseID else {
+        let statement = try db.cachedStatement(sql: "SELECT * FROM lessons WHERE id = ?")
+        guard let lesson = try LessonRecord.fetchOne(statement, arguments: [lessonID]), lesson.courseId == courseID else {
             throw StoreError.notFound(.lesson)
         }
         return lesson

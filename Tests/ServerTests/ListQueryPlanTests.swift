@@ -179,6 +179,10 @@ import Testing
             name: "a course's lessons",
             statement: { LessonListQuery.lessons(ofCourse: "course-1") },
             indexes: ["lessons_by_course_order"]),
+        Case(
+            name: "a learner's progress in a course",
+            statement: { ProgressListQuery.progress(inCourse: "course-1", of: userID) },
+            indexes: [ListIndexesMigration.progressIndex.name]),
     ]
 
     /// A migrated, empty tenant database (no `ANALYZE` statistics, as in production).

@@ -103,6 +103,13 @@ struct JSONBytes {
         value.write(to: &self)
     }
 
+    /// An array of `values`.
+    mutating func array(_ values: [some JSONWritable]) {
+        beginArray()
+        for value in values { value.write(to: &self) }
+        endArray()
+    }
+
     /// A comma before every member or element but the first; none before a member's value.
     private mutating func separate() {
         if !atStart { bytes.append(UInt8(ascii: ",")) }

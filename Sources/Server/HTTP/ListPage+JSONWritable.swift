@@ -6,9 +6,7 @@ extension ListPage: JSONWritable where Item: JSONWritable {
     func write(to json: inout JSONBytes) {
         json.beginObject()
         json.key("items")
-        json.beginArray()
-        for item in items { json.value(item) }
-        json.endArray()
+        json.array(items)
         if let page {
             json.key("page")
             json.int(page)

@@ -86,9 +86,7 @@ struct LessonList: Encodable, Sendable, JSONWritable {
     func write(to json: inout JSONBytes) {
         json.beginObject()
         json.key("items")
-        json.beginArray()
-        for item in items { json.value(item) }
-        json.endArray()
+        json.array(items)
         json.endObject()
     }
 }

@@ -38,9 +38,32 @@ package struct PageCursor: Sendable, Equatable {
 
     /// The opaque form answered as `next` and accepted as `after`.
     package var token: String {
-        // Encoding two strings cannot fail.
-        let data = (try? JSONEncoder().encode([timestamp, id])) ?? Data()
-        return data.base64URLEncodedString()
+        var json: [UInt8] = []
+        json.reserveCapacity(timestamp.utf8.count + id.utf8.count + 8)
+        json.append(UInt8(ascii: "["))
+        Self.appendJSONString(timestamp, to: &json)
+        json.append(UInt8(ascii: ","))
+        Self.appendJSONString(id, to: &json)
+        json.append(UInt8(ascii: "]"))
+        return json.base64URLEncodedString()
+    }
+
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped, everything
+    /// else as its UTF-8 (what ``init(token:)``'s `JSONDecoder` reads back).
+    private static func appendJSONString(_ text: String, to json: inout [UInt8]) {
+        json.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                json += [UInt8(ascii: "\\"), byte]
+            case ..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                json += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            default:
+                json.append(byte)
+            }
+        }
+        json.append(UInt8(ascii: "\""))
     }
 
     /// `YYYY-MM-DD HH:MM:SS` with an optional fraction of 1 to 9 digits: how GRDB stores a `Date`.

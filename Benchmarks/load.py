@@ -6,8 +6,8 @@ SQLite), each holding the demo tenant grown to that size (20 or 5,000 courses, a
 added ones teacher1's drafts), and a plain Hummingbird baseline with a table of the same size.
 All of them run from the start and are warmed up; then each round measures every role on every
 server of both sizes and then the baselines, the two sizes in turn (20 first in even rounds,
-5,000 first in odd ones): a ratio, across roles, servers or sizes, compares runs seconds apart. `/health` is measured
-EduGo, bare, bare, EduGo and each side averaged. Prints a Markdown section.
+5,000 first in odd ones): a ratio, across roles, servers or sizes, compares runs seconds apart.
+`/health` is measured EduGo, bare, bare, EduGo and each side averaged. Prints a Markdown section.
 """
 import argparse
 import http.client

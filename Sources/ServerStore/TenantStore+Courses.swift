@@ -25,8 +25,9 @@ extension TenantStore {
     /// matching a search, each with its lesson count.
     ///
     /// Two statements whatever the page size when the list starts (the total, and the page with
-    /// its lesson counts), one when it continues from `pagination.after` (no total), and for a
-    /// search one or two more (``pageRows(_:_:)``); each prepared once per connection and reused
+    /// its lesson counts), one when it continues from `pagination.after` (no total), one more for
+    /// a page asked for by number past the first, and for a search one or two more
+    /// (``pageRows(_:_:)``); each prepared once per connection and reused
     /// (`cachedStatement`); ``CourseListQuery`` writes them.
     package func coursePage(
         visibleTo identity: Identity, category: String?, query: String?, pagination: Pagination
@@ -42,9 +43,19 @@ extension TenantStore {
         }
     }
 
-    /// The page's rows, each with its order key. A search first looks among the newest rows
-    /// (``SearchWindow``), and reads the set of every match only when they do not fill the page.
+    /// The page's rows, each with its order key. A page asked for by number continues from the
+    /// key of the last row it skips (``CourseListQuery/skipped``). A search first looks among the
+    /// newest rows (``SearchWindow``), and reads the set of every match only when they do not fill
+    /// the page.
     private func pageRows(_ db: Database, _ list: CourseListQuery) throws -> [(item: CourseWithLessonCount, key: PageCursor)] {
+        if let skipped = list.skipped {
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: skipped.sql), arguments: skipped.arguments) else {
+                return []  // the page starts past the list's end
+            }
+            // The key as stored, as a cursor carries it.
+            let key = PageCursor(timestamp: try row.decode(atIndex: 0), id: try row.decode(atIndex: 1))
+            return try pageRows(db, list.continuing(after: key))
+        }
         if let statement = list.window, let size = list.windowSize {
             let rows = try Row.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
             guard let window = try SearchWindow(rows, asked: size) else { return [] }

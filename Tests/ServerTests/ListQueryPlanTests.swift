@@ -40,6 +40,12 @@ import Testing
             ?? ListStatement(sql: "SELECT 'no window'", arguments: [])
     }
 
+    /// The statement finding where a page asked for by number continues (``CourseListQuery/skipped``).
+    static func skipped(_ role: UserRecord.Role, category: String?, search: String?) -> ListStatement {
+        CourseListQuery(role: role, userID: userID, category: category, search: search, limit: 20, offset: 40).skipped
+            ?? ListStatement(sql: "SELECT 'no offset'", arguments: [])
+    }
+
     static let cases: [Case] = [
         Case(
             name: "a student's courses",
@@ -168,6 +174,30 @@ import Testing
             },
             indexes: ["courses_by_category_created"]),
         Case(
+            name: "where a student's page by number continues",
+            statement: { skipped(.student, category: nil, search: nil) },
+            indexes: ["courses_by_published_created"]),
+        Case(
+            name: "where a student's page by number of one category continues",
+            statement: { skipped(.student, category: "arts", search: nil) },
+            indexes: ["courses_by_published_category_created"]),
+        Case(
+            name: "where a teacher's page by number continues",
+            statement: { skipped(.teacher, category: nil, search: nil) },
+            indexes: ["courses_by_published_created", "courses_by_teacher_published_created"]),
+        Case(
+            name: "where an admin's page by number continues",
+            statement: { skipped(.admin, category: nil, search: nil) },
+            indexes: ["courses_by_created"], walksFromStart: true),
+        Case(
+            name: "where an admin's page by number of one category continues",
+            statement: { skipped(.admin, category: "arts", search: nil) },
+            indexes: ["courses_by_category_created"]),
+        Case(
+            name: "where a teacher's search by page number continues",
+            statement: { skipped(.teacher, category: nil, search: "física") },
+            indexes: ["courses_by_published_created", "courses_by_teacher_published_created"]),
+        Case(
             name: "a user search",
             statement: { UserListQuery(role: nil, search: "gonzalez", limit: 20).page },
             indexes: ["users_by_created"], walksFromStart: true),
@@ -228,6 +258,22 @@ import Testing
 
         // Then it seeks the list's index in the list's order
         #expect(Self.violations(of: plan, for: listCase) == [], "\(plan.joined(separator: "\n"))")
+    }
+
+    @Test(
+        "where a page by number continues is read from the list's indexes alone, never from the course rows",
+        arguments: cases.filter { $0.name.hasPrefix("where ") })
+    func skippedRowsAreIndexEntries(_ listCase: Case) async throws {
+        // Given a migrated tenant database
+        let database = try Self.database()
+
+        // When the statement finding the key of the last skipped row is explained
+        let plan = try await Self.plan(of: listCase.statement(), in: database)
+
+        // Then every read of the courses table is of a covering index
+        let reads = plan.filter { $0.hasPrefix("SEARCH courses ") || $0.hasPrefix("SCAN courses ") }
+        #expect(reads.count == (listCase.name.contains("teacher") ? 2 : 1), "\(plan.joined(separator: "\n"))")
+        #expect(reads.allSatisfy { $0.contains("USING COVERING INDEX") }, "\(plan.joined(separator: "\n"))")
     }
 
     /// How many columns the plan's seeks pin to a value (`x=?`): a wider seek pins fewer.

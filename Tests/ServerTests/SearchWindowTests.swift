@@ -108,6 +108,34 @@ import Testing
         }
     }
 
+    @Test("every list and search read by page number holds the rows of its place in the list's order, past its end none")
+    func pagesByNumberAreSlicesOfTheList() async throws {
+        // Given the catalogue
+        let (store, callers, courses) = try await Self.catalogue()
+        for (name, caller) in callers {
+            for search in [nil, "quimbal", "plixor", "curso serie1"] {
+                for category in [nil, "arts"] {
+                    for limit in [7, 50] {
+                        // Every title holds "curso": searching it expects the whole list.
+                        let expected = Self.expected(courses, search: search ?? "curso", category: category, for: caller)
+                        let label = "\(name) reading \(search ?? "the list") in \(category ?? "every category"), \(limit) a page"
+                        for number in 1...(expected.count / limit + 2) {
+                            // When the page is asked for by its number
+                            let page = try await store.coursePage(
+                                visibleTo: caller, category: category, query: search, pagination: Pagination(page: number, limit: limit))
+
+                            // Then it holds the rows at its place, the total, and where the next one starts
+                            let slice = Array(expected.dropFirst((number - 1) * limit).prefix(limit))
+                            #expect(page.items.map(\.course.id) == slice, "\(label), page \(number)")
+                            #expect(page.total == expected.count, "\(label), page \(number)")
+                            #expect(page.next?.id == (number * limit < expected.count ? slice.last : nil), "\(label), page \(number)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test("a search most courses match reads only the matches among the newest rows; a rare one reads them all")
     func broadSearchesReadTheWindowOnly() async throws {
         // Given the catalogue, a student, and where the 30 oldest courses they see begin

@@ -196,6 +196,29 @@ import Testing
     }
 
     @Test(
+        "over HTTP, every page by number is the slice of the list walked by next, for each role",
+        arguments: [Credentials.demoStudent, .demoTeacher, .demoAdmin])
+    func pagesByNumberAreSlicesOfTheWalk(_ account: Credentials) async throws {
+        try await withServer { client in
+            // Given the role's whole list, walked 3 a page by next
+            let caller = try await client.caller(account)
+            let walked = try await Self.walk(client, "/v1/courses?limit=3", as: caller) { _, _ in }.flatMap(\.items).map(\.id)
+            #expect(walked.count > 6)
+
+            for number in 1...(walked.count / 3 + 1) {
+                // When each page is asked for by its number
+                let page = try client.expectOK(
+                    ListBody<Identified>.self, try await client.get("/v1/courses?limit=3&page=\(number)", as: caller),
+                    "page \(number)")
+
+                // Then it holds the walk's rows at its place, and the total is the walk's length
+                #expect(page.items.map(\.id) == Array(walked.dropFirst((number - 1) * 3).prefix(3)), "page \(number)")
+                #expect(page.total == walked.count)
+            }
+        }
+    }
+
+    @Test(
         "a search walked by next over more courses than it first looks at finds every match once, newest first, for a word all hold and one few do",
         arguments: [("ventana", 1), ("escaso", 9)])
     func searchWalkFindsEveryMatch(_ word: String, _ oneIn: Int) async throws {

@@ -20,7 +20,7 @@ enum NoteResource: SyncedResource {
     static let removedWithCourse = CourseLink.parent
     static let keyIDCount: Int? = 2
     static let conflicts = ConflictRule(
-        strategy: .merge, serverOwned: ["course_id"], bothChanged: ["stars": .larger, "pinned": .either])
+        strategy: .merge, serverOwned: ["course_id"], monotonic: ["stars": .larger, "pinned": .either])
 
     static func entity(_ note: Note, courseID: String?, at date: Date) throws -> CachedEntity {
         try CachedEntity.make(note, kind: type, id: note.id, parentID: note.courseId, sortKey: note.id, version: note.version, at: date)

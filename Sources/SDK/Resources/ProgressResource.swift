@@ -2,14 +2,15 @@ import Foundation
 
 /// The learner's progress in one lesson: cached as `<course>/<lesson>` under the course; writes
 /// are queued under `progress/<course>/<lesson>`, wait for a queued enrollment in the course, and
-/// merge on a conflict by meaning (the larger watch time, any completion).
+/// merge by meaning (the larger watch time, any completion), on a conflict and over the state a
+/// write is made on.
 enum ProgressResource: SyncedResource {
     static let type = ResourceType.progress
     static let removedWithCourse = CourseLink.parent
     static let keyIDCount: Int? = 2
     static let conflicts = ConflictRule(
         strategy: .merge, serverOwned: ["completed_at", "course_id", "user_id"], identity: ["lesson_id"],
-        bothChanged: ["watched_seconds": .larger, "completed": .either], firstWritesMerge: true)
+        monotonic: ["watched_seconds": .larger, "completed": .either], firstWritesMerge: true)
 
     static func entityID(id lessonID: String, courseID: String?) -> String {
         "\(courseID ?? "")/\(lessonID)"

@@ -24,14 +24,21 @@ struct CachedEntity: Codable, Sendable, Equatable, FetchableRecord, PersistableR
         static let sortKey = Column("sort_key")
     }
 
-    /// Inserts the entity or replaces the cached one with the same kind and id: one cached
-    /// statement (a settlement and a refresh store entities on every write; `save` ran an
-    /// update, then an insert, each through the record coder).
+    /// Inserts the entity or replaces the cached one with the same kind and id, unless the cached
+    /// one is of a later version: one cached statement (a settlement and a refresh store entities
+    /// on every write; `save` ran an update, then an insert, each through the record coder).
+    ///
+    /// Within one history a resource's version only grows, so an older state arriving late (the
+    /// replayed answer of a write whose first answer was lost, a write's answer landing after a
+    /// pull brought a later version) never replaces a newer one: the pull's cursor is already past
+    /// the newer change and would never bring it back. A base sync empties the cache first, so a
+    /// history the server replaced (a restore) is never compared with the old one.
     func store(_ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO entities (kind, id, parent_id, sort_key, json, version, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (kind, id) DO UPDATE SET parent_id = excluded.parent_id, sort_key = excluded.sort_key,
             json = excluded.json, version = excluded.version, fetched_at = excluded.fetched_at
+            WHERE excluded.version IS NULL OR entities.version IS NULL OR excluded.version >= entities.version
             """).execute(arguments: [kind.rawValue, id, parentId, sortKey, json, version, fetchedAt])
     }
 

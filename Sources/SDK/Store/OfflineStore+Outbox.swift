@@ -25,19 +25,28 @@ extension OfflineStore {
 
     /// Queues a repository's `write`, based on the resource's cached server state, and counts the
     /// unsynced work: one transaction, so no refresh can slip between the base and the write.
-    func record(_ write: PendingWrite, key: String, at now: Date) async throws -> OutboxCounts {
-        try await writer.write { db in
+    ///
+    /// When the resource merges (its strategy in `policy`), an update's fields that only move one
+    /// way are raised to the base's and to the unsent write it joins (``ConflictRule/raised(_:over:)``):
+    /// a device that recorded less than another device already did never sends the smaller value
+    /// on the newer version.
+    func record(_ write: PendingWrite, key: String, at now: Date, policy: ConflictPolicy = ConflictPolicy()) async throws -> OutboxCounts {
+        let rule = policy.strategy(for: write.resource) == .merge ? write.resource.descriptor?.conflicts : nil
+        return try await writer.write { db in
             var write = write
             if let server = try LocalCache.base(db, of: write.resource) {
                 write.baseVersion = server.version
                 write.baseJson = server.json
+                if let rule, write.operation == .update { write.body = rule.raised(write.body, over: server.json) }
             }
-            _ = try Self.enqueue(db, write, key: key, at: now)
+            _ = try Self.enqueue(db, write, key: key, at: now, raising: rule)
             return try Self.counts(db)
         }
     }
 
-    private static func enqueue(_ db: Database, _ write: PendingWrite, key: String, at now: Date) throws -> OutboxItem? {
+    private static func enqueue(
+        _ db: Database, _ write: PendingWrite, key: String, at now: Date, raising rule: ConflictRule? = nil
+    ) throws -> OutboxItem? {
         let resource = write.resource.description
         // Cached statements: enqueueing is on the path of every optimistic write.
         let lastStatement = try db.cachedStatement(
@@ -45,7 +54,7 @@ extension OfflineStore {
         if var last = try QueuedWrite.fetchOne(lastStatement, arguments: [resource]), last.attempts == 0 {
             switch (last.operation, write.operation) {
             case (.create, .update), (.update, .update):
-                last.body = JSONObject.merge(last.body, write.body)
+                last.body = JSONObject.merge(last.body, rule?.raised(write.body, over: last.body) ?? write.body)
                 try db.cachedStatement(sql: "UPDATE queued_writes SET body = ? WHERE id = ?").execute(arguments: [last.body, last.id])
                 return try last.item()
             case (.create, .delete):

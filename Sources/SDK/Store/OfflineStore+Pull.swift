@@ -25,9 +25,10 @@ extension OfflineStore {
     /// store as it was before the page or after it, and the next pull starts from the cursor stored
     /// with the last page applied.
     ///
-    /// Upserts replace the cached server state; queued writes of the resource that were never
-    /// sent are rebased on it (they were made on top of an older state and keep showing over the
-    /// new one). Deletions remove the entity (a course with its lessons and the caller's progress
+    /// Upserts replace the cached server state (never with an older version: see
+    /// ``CachedEntity/store(_:)``); queued writes of the resource that were never sent are rebased
+    /// on it (they were made on top of an older state and keep showing over the new one), merged
+    /// with it when the resource's strategy in `policy` is ``ConflictStrategy/merge``. Deletions remove the entity (a course with its lessons and the caller's progress
     /// and enrollment in it); queued writes stay and settle by the server's answer. With
     /// `replacing`, every cached entity of a synced kind is dropped first (a base sync).
     ///
@@ -36,7 +37,8 @@ extension OfflineStore {
     ///
     /// - Returns: how many cached entities were written or removed; `nil` when overtaken.
     func applyPull(
-        _ changes: [PulledChange], after expected: String?, cursor: String, replacing: Bool, finished: Bool, at now: Date
+        _ changes: [PulledChange], after expected: String?, cursor: String, replacing: Bool, finished: Bool, at now: Date,
+        policy: ConflictPolicy = ConflictPolicy()
     ) async throws -> Int? {
         try await writer.write { db in
             let stored = try String.fetchOne(
@@ -59,10 +61,7 @@ extension OfflineStore {
                     try entity.store(db)
                     applied += 1
                     if let resource = change.resource, let version = entity.version {
-                        try db.cachedStatement(sql: """
-                            UPDATE queued_writes SET base_version = ?, base_json = ?
-                            WHERE resource = ? AND state = 'queued' AND attempts = 0 AND (base_version IS NULL OR base_version < ?)
-                            """).execute(arguments: [version, entity.json, resource.description, version])
+                        try Self.rebaseUnsent(db, of: resource, onto: entity.json, version: version, strategy: policy.strategy(for: resource))
                     }
                 case .delete:
                     try db.cachedStatement(sql: "DELETE FROM entities WHERE kind = ? AND id = ?")
@@ -82,5 +81,27 @@ extension OfflineStore {
             }
             return applied
         }
+    }
+
+    /// Moves the writes of `resource` that were never sent and were made on a state older than
+    /// `version` onto `json`, the state a pull brought. With ``ConflictStrategy/merge`` an update's
+    /// body is merged with it three ways, as a conflict would be (``ConflictResolver/rebase(rule:base:local:server:)``):
+    /// rebased as it was, a watch time smaller than the server's would be sent on the server's
+    /// version and replace the larger one another device recorded. Other strategies keep the body
+    /// (the learner's latest intent shows over the pulled state).
+    private static func rebaseUnsent(_ db: Database, of resource: ResourceKey, onto json: Data, version: Int, strategy: ConflictStrategy) throws {
+        let stale = "resource = ? AND state = 'queued' AND attempts = 0 AND (base_version IS NULL OR base_version < ?)"
+        if strategy == .merge, let rule = resource.descriptor?.conflicts {
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT id, body, base_json FROM queued_writes WHERE \(stale) AND operation = 'update'"),
+                arguments: [resource.description, version])
+            for row in rows {
+                let body = ConflictResolver.rebase(rule: rule, base: row["base_json"], local: row["body"], server: json)
+                try db.cachedStatement(sql: "UPDATE queued_writes SET body = ?, base_version = ?, base_json = ? WHERE id = ?")
+                    .execute(arguments: [body, version, json, row["id"] as Int64?])
+            }
+        }
+        try db.cachedStatement(sql: "UPDATE queued_writes SET base_version = ?, base_json = ? WHERE \(stale)")
+            .execute(arguments: [version, json, resource.description, version])
     }
 }

@@ -6,8 +6,9 @@ public enum ConflictStrategy: String, Sendable, Codable, CaseIterable {
     case serverWins
     /// Re-apply the local write on top of the server's current version.
     case clientWins
-    /// Three-way merge: fields changed only locally win; fields changed only on the server stay;
-    /// fields changed on both sides follow the resource's rule (see ``ConflictResolver``).
+    /// Three-way merge: fields changed locally win, except those that only move one way, which go
+    /// as far as either side went (the resource's rule, see ``ConflictResolver``); fields changed
+    /// only on the server stay.
     case merge
     /// Park the conflict; the app lists it and chooses.
     case manual
@@ -44,9 +45,9 @@ public struct ConflictPolicy: Sendable, Equatable {
 
 /// Decides the outcome of a conflict: a pure function of the strategy and three JSON objects.
 ///
-/// A merge follows the resource's rule (its descriptor's): a field changed on both sides keeps
-/// the local value — the learner's latest intent — unless the rule merges it by meaning (lesson
-/// progress keeps the larger `watched_seconds` and any completion).
+/// A merge follows the resource's rule (its descriptor's): a field changed locally keeps the
+/// local value — the learner's latest intent — unless the rule merges it by meaning (lesson
+/// progress keeps the larger `watched_seconds` and any completion, whichever side recorded it).
 public enum ConflictResolver {
     /// What to do with the conflicting write.
     public enum Resolution: Equatable, Sendable {
@@ -93,30 +94,40 @@ public enum ConflictResolver {
         case .clientWins:
             return .resend(body: local ?? Data("{}".utf8), version: serverVersion)
         case .merge:
-            let baseObject = JSONObject.decode(base)
-            let localObject = JSONObject.decode(local) ?? [:]
-            let serverObject = JSONObject.decode(server) ?? [:]
-            var merged: [String: Any] = [:]
-            var differsFromServer = false
-            for (key, localValue) in localObject where rule.sends(key) {
-                let serverValue = serverObject[key]
-                let localChanged = baseObject.map { !JSONObject.equal($0[key], localValue) } ?? true
-                // Without a base (a first write meeting another device's), both sides count as
-                // changed when the rule says so, so the fields still merge by meaning.
-                let serverChanged = baseObject.map { !JSONObject.equal($0[key], serverValue) } ?? rule.firstWritesMerge
-                let value: Any?
-                switch (localChanged, serverChanged) {
-                case (true, false): value = localValue
-                case (false, _): value = serverValue
-                case (true, true): value = rule.merge(key, local: localValue, server: serverValue)
-                }
-                if let value {
-                    merged[key] = value
-                    if !JSONObject.equal(value, serverValue) && !rule.identity.contains(key) { differsFromServer = true }
-                }
-            }
+            let (merged, differsFromServer) = merge(rule: rule, base: base, local: local, server: server)
             guard differsFromServer else { return .acceptServer }
             return .resend(body: JSONObject.encode(merged), version: serverVersion)
         }
+    }
+
+    /// The body of a write that was never sent, made on `base`, moved onto `server`, a later state
+    /// a pull brought: a three-way merge by `rule`, as a conflict would settle it, so a field both
+    /// sides changed merges by meaning (a watch time the server already holds larger is not sent
+    /// smaller).
+    static func rebase(rule: ConflictRule, base: Data?, local: Data?, server: Data?) -> Data? {
+        JSONObject.encode(merge(rule: rule, base: base, local: local, server: server).merged)
+    }
+
+    /// The three-way merge of `local` (made on `base`) with `server` by `rule`: the members to send,
+    /// and whether any of them differs from the server's (other than the record's identity).
+    private static func merge(rule: ConflictRule, base: Data?, local: Data?, server: Data?) -> (merged: [String: Any], differsFromServer: Bool) {
+        let baseObject = JSONObject.decode(base)
+        let localObject = JSONObject.decode(local) ?? [:]
+        let serverObject = JSONObject.decode(server) ?? [:]
+        var merged: [String: Any] = [:]
+        var differsFromServer = false
+        for (key, localValue) in localObject where rule.sends(key) {
+            let serverValue = serverObject[key]
+            let localChanged = baseObject.map { !JSONObject.equal($0[key], localValue) } ?? true
+            // A field this side changed keeps the local value, except one that only moves one way
+            // (the rule's monotonic fields), which goes as far as either side went. Without a base
+            // (a first write meeting another device's record) every field counts as changed here.
+            let value: Any? = localChanged ? rule.merge(key, local: localValue, server: serverValue) : serverValue
+            if let value {
+                merged[key] = value
+                if !JSONObject.equal(value, serverValue) && !rule.identity.contains(key) { differsFromServer = true }
+            }
+        }
+        return (merged, differsFromServer)
     }
 }

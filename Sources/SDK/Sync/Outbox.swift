@@ -27,10 +27,10 @@ public struct Outbox: Sendable {
         try await store.enqueue(write, key: makeKey(), at: now())
     }
 
-    /// Queues a repository's `write` on the resource's cached server state, in one transaction
-    /// that also counts the unsynced work (for the sync status).
-    func record(_ write: PendingWrite) async throws -> OfflineStore.OutboxCounts {
-        try await store.record(write, key: makeKey(), at: now())
+    /// Queues a repository's `write` on the resource's cached server state (merged with it as
+    /// `policy` says), in one transaction that also counts the unsynced work (for the sync status).
+    func record(_ write: PendingWrite, policy: ConflictPolicy) async throws -> OfflineStore.OutboxCounts {
+        try await store.record(write, key: makeKey(), at: now(), policy: policy)
     }
 
     /// Every write still waiting, in outbox order: the order in which the writes to each resource

@@ -16,6 +16,8 @@ struct Puller: Sendable {
     /// Retries and time budget of each request (a read's, when a read asked for the pull); the
     /// client's own policy when `nil`.
     var limits: CallLimits?
+    /// How conflicts settle: a pulled state rebases the unsent writes of a resource that merges.
+    var policy = ConflictPolicy()
     /// Told the changes of every page (or whole base sync) once the store has applied them.
     var applied: @Sendable ([RemoteChange]) -> Void = { _ in }
 
@@ -66,14 +68,16 @@ struct Puller: Sendable {
                 if page.baseContinues { continue }
                 outcome.baseSync = true
                 guard let applied = try await store.applyPull(
-                    base ?? [], after: stored, cursor: page.cursor, replacing: true, finished: !page.hasMore, at: now())
+                    base ?? [], after: stored, cursor: page.cursor, replacing: true, finished: !page.hasMore, at: now(),
+                    policy: policy)
                 else { return outcome }
                 outcome.applied += applied
                 announce(base ?? [])
                 base = nil
             } else {
                 guard let applied = try await store.applyPull(
-                    page.changes, after: stored, cursor: page.cursor, replacing: false, finished: !page.hasMore, at: now())
+                    page.changes, after: stored, cursor: page.cursor, replacing: false, finished: !page.hasMore, at: now(),
+                    policy: policy)
                 else { return outcome }
                 outcome.applied += applied
                 announce(page.changes)

@@ -109,7 +109,7 @@ public actor SyncEngine {
     /// Queues a repository's `write` on the resource's cached server state, publishes the new
     /// counts and asks for a drain: one store transaction.
     func record(_ write: PendingWrite) async throws {
-        let counts = try await outbox.record(write)
+        let counts = try await outbox.record(write, policy: policy)
         publish(counts)
         writeEnqueued()
     }
@@ -236,16 +236,13 @@ public actor SyncEngine {
     }
 
     private func performPull() async -> PullResult {
-        var puller = Puller(client: client, store: store, now: environment.now, pageSize: pullPageSize)
-        puller.applied = { [appliedChanges] in appliedChanges.emit($0) }
         var result = PullResult()
         do {
-            let outcome = try await puller.pull()
+            let outcome = try await puller().pull()
             result.pulled = outcome.pulled
             result.applied = outcome.applied
             result.baseSync = outcome.baseSync
-            let finishedAt = environment.now()
-            statusBroadcaster.update { $0.lastPullAt = finishedAt }
+            pullFinished()
         } catch {
             result.error = Puller.syncError(error)
         }
@@ -300,20 +297,32 @@ public actor SyncEngine {
 
     /// Pulls the change feed for `jobs`, within a read's limits; their stale reasons follow the pull.
     private func refreshByPull(_ jobs: [RefreshJob]) async throws -> StaleReason? {
-        let limits = CallLimits(read: client.configuration.readRefresh, now: environment.now())
-        var puller = Puller(client: client, store: store, now: environment.now, pageSize: pullPageSize, limits: limits)
-        puller.applied = { [appliedChanges] in appliedChanges.emit($0) }
         do {
-            _ = try await puller.pull()
-            let finishedAt = environment.now()
-            statusBroadcaster.update { $0.lastPullAt = finishedAt }
-            for job in jobs { staleReasons[job] = nil }
+            _ = try await puller(limits: CallLimits(read: client.configuration.readRefresh, now: environment.now())).pull()
+            pullFinished()
             return nil
         } catch let error as NetworkError {
             guard let reason = StaleReason(error) else { throw error }
             for job in jobs { staleReasons[job] = reason }
             return reason
         }
+    }
+
+    /// A puller of this store, within `limits` (a read's), or the client's own policy when `nil`.
+    private func puller(limits: CallLimits? = nil) -> Puller {
+        var puller = Puller(client: client, store: store, now: environment.now, pageSize: pullPageSize, limits: limits)
+        puller.applied = { [appliedChanges] in appliedChanges.emit($0) }
+        puller.policy = policy
+        return puller
+    }
+
+    /// A pull reached the end of the feed: every value the feed carries is now the server's, so
+    /// no read of one is stale any more, whichever pull or refresh failed before (a read must not
+    /// say `staleReason` of a value the server just confirmed).
+    private func pullFinished() {
+        let finishedAt = environment.now()
+        statusBroadcaster.update { $0.lastPullAt = finishedAt }
+        staleReasons = staleReasons.filter { !$0.key.isInChangeFeed }
     }
 
     /// The background refreshes reads asked for: one pull for every job the change feed carries

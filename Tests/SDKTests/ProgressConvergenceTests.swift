@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+@_spi(EduGoInternals) @testable import EduGoSDK
+
+/// The causes `ManyDevicesConvergenceTests` found (one learner on ten devices, lost answers, 503s),
+/// each on its own: a watch time a device sends never takes back what another device recorded, a
+/// late answer never replaces a newer pulled state, and a finished pull leaves no read stale.
+@Suite(.timeLimit(.minutes(1))) struct ProgressConvergenceTests {
+    static let course = OfflineHarness.courseID
+
+    static func progress(_ watched: Int, version: Int, completed: Bool = false) -> [String: Any] {
+        var object = PullTests.progress("l-1", watched: watched, version: version)
+        object["completed"] = completed
+        return object
+    }
+
+    static func pulled(_ object: [String: Any], cursor: String) -> StubOutcome {
+        PullTests.page([PullTests.upsert("progress", "l-1", course: course, object)], cursor: cursor)
+    }
+
+    /// The body of the one queued write.
+    static func queuedBody(_ harness: OfflineHarness) async throws -> [String: Any] {
+        let pending = try await harness.engine.outbox.pending()
+        try #require(pending.count == 1)
+        return OfflineFixture.object(try #require(pending.first?.body))
+    }
+
+    @Test("a write never sent, rebased on a pulled state that watched more, is sent with the larger watch time")
+    func rebaseRaisesWatchTime() async throws {
+        // Given a write of 300 s made on 10 s
+        let harness = try await OfflineHarness()
+        try await harness.seedProgress(Self.progress(10, version: 1))
+        try await harness.progress.record(courseID: Self.course, lessonID: "l-1", watchedSeconds: 300)
+
+        // When a pull brings another device's 900 s, completed
+        harness.routes.on(.get, "/v1/sync/changes", Self.pulled(Self.progress(900, version: 2, completed: true), cursor: "c1"))
+        #expect(await harness.engine.pull().error == nil)
+
+        // Then the write goes out on version 2 without taking either back
+        let body = try await Self.queuedBody(harness)
+        #expect(body["watched_seconds"] as? Int == 900)
+        #expect(try await harness.progress.lessons(courseID: Self.course).value.first?.watchedSeconds == 900)
+        harness.routes.on(.put, OfflineHarness.progressPath, .response(.json(200, Self.progress(900, version: 2, completed: true))))
+        harness.routes.on(.get, "/v1/sync/changes", PullTests.page([], cursor: "c2"))
+        #expect(await harness.engine.syncNow().sent == 1)
+        let sent = OfflineFixture.object(try #require(harness.requests(.put, OfflineHarness.progressPath).first?.body))
+        #expect(sent["version"] as? Int == 2)
+        #expect(sent["watched_seconds"] as? Int == 900)
+    }
+
+    @Test("a write of less than the cached state holds is raised to it: a watch time only grows, a completion stays")
+    func recordRaisesOverBase() async throws {
+        let harness = try await OfflineHarness()
+        try await harness.seedProgress(Self.progress(900, version: 2, completed: true))
+
+        try await harness.progress.record(courseID: Self.course, lessonID: "l-1", watchedSeconds: 300, completed: false)
+
+        let body = try await Self.queuedBody(harness)
+        #expect(body["watched_seconds"] as? Int == 900)
+        #expect(body["completed"] as? Bool == true)
+        let view = try await harness.progress.lessons(courseID: Self.course)
+        #expect(view.value.first?.watchedSeconds == 900)
+        #expect(view.value.first?.completed == true)
+    }
+
+    @Test("a smaller write joining an unsent larger one keeps the larger watch time")
+    func coalescingKeepsLarger() async throws {
+        let harness = try await OfflineHarness()
+        try await harness.seedProgress(Self.progress(10, version: 1))
+
+        try await harness.progress.record(courseID: Self.course, lessonID: "l-1", watchedSeconds: 900)
+        try await harness.progress.record(courseID: Self.course, lessonID: "l-1", watchedSeconds: 300)
+
+        #expect(try await Self.queuedBody(harness)["watched_seconds"] as? Int == 900)
+    }
+
+    @Test("with clientWins the learner's smaller value is sent as recorded: only merge raises")
+    func clientWinsSendsAsRecorded() async throws {
+        let harness = try await OfflineHarness(policy: ConflictPolicy([.progress: .clientWins]))
+        try await harness.seedProgress(Self.progress(900, version: 2))
+
+        try await harness.progress.record(courseID: Self.course, lessonID: "l-1", watchedSeconds: 300)
+
+        #expect(try await Self.queuedBody(harness)["watched_seconds"] as? Int == 300)
+    }
+
+    @Test("an answer older than the cached state (a replay after a lost answer, landing after a pull) does not replace it")
+    func lateAnswerKeepsNewerState() async throws {
+        // Given version 3 pulled from another device
+        let harness = try await OfflineHarness()
+        try await harness.seedProgress(Self.progress(900, version: 3, completed: true))
+
+        // When this device's write is answered with the version 2 it made earlier
+        let answer = OfflineFixture.data(Self.progress(300, version: 2))
+        let stored = try await harness.store.writer.write { db in
+            try LocalCache.apply(db, resource: .progress(course: Self.course, lesson: "l-1"), operation: .update, json: answer, at: Date())
+        }
+
+        // Then the cache keeps version 3 (no later pull would bring it back: the cursor is past it)
+        #expect(stored == 2)
+        let cached = try #require(try await harness.entity(.progress, "\(Self.course)/l-1"))
+        #expect(cached.version == 3)
+        #expect(try await harness.progress.lessons(courseID: Self.course).value.first?.watchedSeconds == 900)
+
+        // And the same or a later version still replaces it
+        let newer = OfflineFixture.data(Self.progress(950, version: 4, completed: true))
+        _ = try await harness.store.writer.write { db in
+            try LocalCache.apply(db, resource: .progress(course: Self.course, lesson: "l-1"), operation: .update, json: newer, at: Date())
+        }
+        #expect(try await harness.entity(.progress, "\(Self.course)/l-1")?.version == 4)
+    }
+
+    @Test("a read refreshed while the server answered 503 is not stale once a later pull reached the end of the feed")
+    func finishedPullClearsStaleReason() async throws {
+        let harness = try await OfflineHarness()
+        try await harness.seedProgress(Self.progress(10, version: 1))
+        harness.routes.on(.get, "/v1/sync/changes", .response(.problem(503, code: "unavailable")))
+        #expect(try await harness.engine.refresh(.progress(courseID: Self.course)) != nil)
+        #expect(try await harness.progress.lessons(courseID: Self.course).staleReason != nil)
+
+        harness.routes.on(.get, "/v1/sync/changes", PullTests.page([], cursor: "c1"))
+        #expect(await harness.engine.syncNow().pullError == nil)
+
+        #expect(try await harness.progress.lessons(courseID: Self.course).staleReason == nil)
+    }
+}

@@ -75,6 +75,47 @@ import Testing
         #expect(try await Self.queuedBody(harness)["watched_seconds"] as? Int == 900)
     }
 
+    @Test("a write recorded while a larger one waits after a failed attempt is raised to it, not only to the cached base")
+    func recordRaisesOverAttemptedWrite() async throws {
+        let harness = try await OfflineHarness()
+        try await harness.seedProgress(Self.progress(10, version: 1))
+        try await harness.progress.record(courseID: Self.course, lessonID: "l-1", watchedSeconds: 900)
+        harness.routes.on(.put, OfflineHarness.progressPath, .failure(.notConnectedToInternet))
+        _ = await harness.engine.syncNow()
+        try #require(try await harness.engine.outbox.pending().first?.attempts == 1)
+
+        try await harness.progress.record(courseID: Self.course, lessonID: "l-1", watchedSeconds: 300)
+
+        let bodies = try await harness.engine.outbox.pending().map { OfflineFixture.object($0.body)["watched_seconds"] as? Int }
+        #expect(bodies == [900, 900])
+    }
+
+    @Test("a delivered write raises the later unsent writes rebased on its answer")
+    func deliveryRaisesLaterWrites() async throws {
+        let harness = try await OfflineHarness()
+        let resource = ResourceKey.progress(course: Self.course, lesson: "l-1")
+        let first = try #require(try await harness.store.enqueue(
+            PendingWrite(
+                resource: resource, operation: .update, endpoint: .Courses.putProgress(Self.course),
+                body: OfflineFixture.data(["lesson_id": "l-1", "watched_seconds": 900]), baseVersion: 1),
+            key: "k-1", at: Date()))
+        let now = harness.environment.now
+        _ = try await harness.store.claim(first.id, owner: "drainer", now: now, leaseUntil: now.addingTimeInterval(60))
+        _ = try await harness.store.enqueue(
+            PendingWrite(
+                resource: resource, operation: .update, endpoint: .Courses.putProgress(Self.course),
+                body: OfflineFixture.data(["lesson_id": "l-1", "watched_seconds": 300]), baseVersion: 1),
+            key: "k-2", at: Date())
+
+        let answer = OfflineFixture.data(Self.progress(900, version: 2))
+        try await harness.store.settle(
+            first, .delivered(answer: answer, droppingResponses: [], raising: ProgressResource.conflicts), at: now)
+
+        let later = try #require(try await harness.engine.outbox.pending().first)
+        #expect(later.baseVersion == 2)
+        #expect(OfflineFixture.object(later.body)["watched_seconds"] as? Int == 900)
+    }
+
     @Test("with clientWins the learner's smaller value is sent as recorded: only merge raises")
     func clientWinsSendsAsRecorded() async throws {
         let harness = try await OfflineHarness(policy: ConflictPolicy([.progress: .clientWins]))

@@ -27,26 +27,31 @@ extension OfflineStore {
     /// unsynced work: one transaction, so no refresh can slip between the base and the write.
     ///
     /// When the resource merges (its strategy in `policy`), an update's fields that only move one
-    /// way are raised to the base's and to the unsent write it joins (``ConflictRule/raised(_:over:)``):
-    /// a device that recorded less than another device already did never sends the smaller value
-    /// on the newer version.
+    /// way are raised to what the device shows (``ConflictRule/raised(_:over:)``): the base with
+    /// every write still pending laid over it. A device that recorded less than another device, or
+    /// than its own write still waiting, never sends the smaller value on the newer version.
     func record(_ write: PendingWrite, key: String, at now: Date, policy: ConflictPolicy = ConflictPolicy()) async throws -> OutboxCounts {
         let rule = policy.strategy(for: write.resource) == .merge ? write.resource.descriptor?.conflicts : nil
         return try await writer.write { db in
             var write = write
-            if let server = try LocalCache.base(db, of: write.resource) {
+            let server = try LocalCache.base(db, of: write.resource)
+            if let server {
                 write.baseVersion = server.version
                 write.baseJson = server.json
-                if let rule, write.operation == .update { write.body = rule.raised(write.body, over: server.json) }
             }
-            _ = try Self.enqueue(db, write, key: key, at: now, raising: rule)
+            if let rule, write.operation == .update {
+                let pending = try Data?.fetchAll(
+                    db.cachedStatement(sql: "SELECT body FROM queued_writes WHERE resource = ? AND \(QueuedWrite.State.pendingSQL) ORDER BY id"),
+                    arguments: [write.resource.description])
+                let shown = pending.reduce(server?.json) { JSONObject.merge($0, $1) }
+                write.body = rule.raised(write.body, over: shown)
+            }
+            _ = try Self.enqueue(db, write, key: key, at: now)
             return try Self.counts(db)
         }
     }
 
-    private static func enqueue(
-        _ db: Database, _ write: PendingWrite, key: String, at now: Date, raising rule: ConflictRule? = nil
-    ) throws -> OutboxItem? {
+    private static func enqueue(_ db: Database, _ write: PendingWrite, key: String, at now: Date) throws -> OutboxItem? {
         let resource = write.resource.description
         // Cached statements: enqueueing is on the path of every optimistic write.
         let lastStatement = try db.cachedStatement(
@@ -54,7 +59,7 @@ extension OfflineStore {
         if var last = try QueuedWrite.fetchOne(lastStatement, arguments: [resource]), last.attempts == 0 {
             switch (last.operation, write.operation) {
             case (.create, .update), (.update, .update):
-                last.body = JSONObject.merge(last.body, rule?.raised(write.body, over: last.body) ?? write.body)
+                last.body = JSONObject.merge(last.body, write.body)
                 try db.cachedStatement(sql: "UPDATE queued_writes SET body = ? WHERE id = ?").execute(arguments: [last.body, last.id])
                 return try last.item()
             case (.create, .delete):
@@ -135,7 +140,7 @@ extension OfflineStore {
 
     private static func settle(_ db: Database, _ item: OutboxItem, _ settlement: OutboxSettlement, at now: Date) throws -> QueuedWrite.State? {
         switch settlement {
-        case .delivered(let answer, let stalePrefixes):
+        case .delivered(let answer, let stalePrefixes, let rule):
             try removeResponses(db, withKeyPrefixes: stalePrefixes)
             let version = try LocalCache.apply(db, resource: item.resource, operation: item.operation, json: answer, at: now)
             try db.cachedStatement(sql: "DELETE FROM queued_writes WHERE id = ?").execute(arguments: [item.id])
@@ -146,6 +151,7 @@ extension OfflineStore {
                     UPDATE queued_writes SET base_version = ?, base_json = ?
                     WHERE resource = ? AND id > ? AND \(QueuedWrite.State.pendingSQL)
                     """).execute(arguments: [version, answer, item.resource.description, item.id])
+                if let rule { try raiseUnsent(db, of: item.resource, after: item.id, over: answer, rule) }
             }
             return nil
         case .acceptServer(let json):
@@ -210,5 +216,24 @@ extension OfflineStore {
         return OutboxCounts(
             pending: total(0), oldestPendingAt: row?[1], deadLetters: total(2), conflicts: total(3),
             lastSyncAt: try Self.preferences(db).lastSyncDate)
+    }
+
+    /// Raises the fields that only move one way of the resource's later writes never sent to the
+    /// state `json` the server answered: rebased on it, a smaller watch time would be sent on its
+    /// version and take back what the answer holds. (A write already sent keeps its body: its
+    /// replay under the same key must be the same request.)
+    private static func raiseUnsent(_ db: Database, of resource: ResourceKey, after id: Int64, over json: Data, _ rule: ConflictRule) throws {
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT id, body FROM queued_writes
+                WHERE resource = ? AND id > ? AND state = 'queued' AND attempts = 0 AND operation = 'update'
+                """), arguments: [resource.description, id])
+        for row in rows {
+            let body: Data? = row["body"]
+            let raised = rule.raised(body, over: json)
+            if raised != body {
+                try db.cachedStatement(sql: "UPDATE queued_writes SET body = ? WHERE id = ?").execute(arguments: [raised, row["id"] as Int64?])
+            }
+        }
     }
 }

@@ -5,8 +5,10 @@ import Foundation
 enum OutboxSettlement: Sendable, Equatable {
     /// The server applied the write: its answer replaces the cached state, the write leaves the
     /// outbox, the resource's later writes are rebased on the version it produced, and the HTTP
-    /// cache's answers under `droppingResponses` (which the write made stale) are dropped.
-    case delivered(answer: Data, droppingResponses: [String])
+    /// cache's answers under `droppingResponses` (which the write made stale) are dropped. With
+    /// `raising` (the resource's rule, when it merges), the later writes never sent are raised to
+    /// the answer's fields that only move one way.
+    case delivered(answer: Data, droppingResponses: [String], raising: ConflictRule? = nil)
     /// A conflict settled for the server: its state is cached and the write leaves the outbox.
     case acceptServer(json: Data?)
     /// A conflict settled by sending `body` again on top of the server's `version`, due at once.

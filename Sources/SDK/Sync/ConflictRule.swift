@@ -4,9 +4,9 @@ import Foundation
 /// ``ConflictPolicy`` says otherwise, and, for ``ConflictStrategy/merge``, what each field means.
 /// Each resource's descriptor declares one; ``ConflictResolver`` applies it without knowing any
 /// resource's fields.
-struct ConflictRule: Sendable {
+struct ConflictRule: Sendable, Equatable {
     /// How a field that only moves one way merges.
-    enum FieldMerge: Sendable {
+    enum FieldMerge: Sendable, Equatable {
         /// The larger number (a watch time only grows).
         case larger
         /// True if either side is true (a completion is never undone).

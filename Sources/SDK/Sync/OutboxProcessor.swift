@@ -144,7 +144,8 @@ struct OutboxProcessor: Sendable {
         do {
             // Settled even when the drain was cancelled while this request was on the wire, so
             // the write is not sent again.
-            try await store.settle(item, .delivered(answer: response.body, droppingResponses: stale), at: now)
+            let rule = policy.strategy(for: item.resource) == .merge ? item.resource.descriptor?.conflicts : nil
+            try await store.settle(item, .delivered(answer: response.body, droppingResponses: stale, raising: rule), at: now)
             cache.forgetInMemory(keyPrefixes: stale)
             return .sent
         } catch {

@@ -107,6 +107,8 @@ let package = Package(
             name: "EduGoTesting",
             dependencies: [
                 "EduGoServer",
+                // EduGoSimulation drives devices that are EduGoSDK clients.
+                "EduGoSDK",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

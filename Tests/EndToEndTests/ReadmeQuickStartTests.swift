@@ -54,6 +54,24 @@ import Testing
         #expect(counts.fresh == 1)
     }
 
+    @Test("the README's simulation example is the code this suite compiles")
+    func readmeSimulationExampleMatchesCompiledCode() throws {
+        let source = try String(
+            contentsOf: Self.root.appendingPathComponent("Tests/EndToEndTests/SimulationQuickStart.swift"), encoding: .utf8)
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(source.range(of: "// BEGIN SIMULATION QUICK START\n"))
+        let end = try #require(source.range(of: "// END SIMULATION QUICK START"))
+        let snippet = String(source[start.upperBound..<end.lowerBound])
+        #expect(readme.contains("```swift\nimport EduGoSDK\nimport EduGoTesting\nimport Foundation\n\n" + snippet + "```"))
+    }
+
+    @Test("the README's simulation example runs three seeded classrooms without a violation")
+    func simulationExampleRuns() async throws {
+        let reports = try await simulateClassrooms()
+        #expect(reports.map(\.seed) == [1, 2, 3])
+        for report in reports { #expect(report.violations.isEmpty, "\(report)") }
+    }
+
     @Test("the quick start signs in and lists courses against a live server")
     func quickStartRuns() async throws {
         let clock = TestClock(Date())

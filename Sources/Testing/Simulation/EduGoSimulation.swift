@@ -1,0 +1,160 @@
+import EduGoSDK
+import Foundation
+
+/// A simulated classroom: one in-process dev server, a few devices signed in as its students, and a
+/// seeded sequence of operations — writes, syncs, reads, a teacher's edits, the server's own faults,
+/// restarts, snapshot restores and clock moves — checked by oracles during the run and when every
+/// device has synced at the end.
+///
+/// Every choice comes from the seed, so a failing run is replayed by running the same seed again:
+///
+/// ```swift
+/// let report = try await EduGoSimulation.run(.init(seed: 42, devices: 4, steps: 60))
+/// #expect(report.violations.isEmpty, "\(report)")   // prints the seed, the steps and what broke
+/// ```
+///
+/// Add your app's own operations with ``Options/operations``; the oracles still run.
+public enum EduGoSimulation {
+    /// What one run does.
+    public struct Options: Sendable {
+        /// Every random choice of the run comes from it.
+        public var seed: UInt64
+        /// How many devices (each its own store directory and session).
+        public var devices: Int
+        /// How many operations are drawn.
+        public var steps: Int
+        /// How often each kind of operation is drawn.
+        public var weights: Weights
+        /// The app's own operations, drawn beside the built-in ones.
+        public var operations: [Operation]
+
+        /// - Parameters:
+        ///   - seed: every random choice of the run comes from it.
+        ///   - devices: how many devices take part (at least 1).
+        ///   - steps: how many operations are drawn.
+        ///   - weights: how often each built-in operation is drawn.
+        ///   - operations: the app's own operations.
+        public init(seed: UInt64, devices: Int = 4, steps: Int = 40, weights: Weights = Weights(), operations: [Operation] = []) {
+            self.seed = seed
+            self.devices = max(1, devices)
+            self.steps = steps
+            self.weights = weights
+            self.operations = operations
+        }
+    }
+
+    /// How often each built-in operation is drawn, relative to the others (0 leaves it out).
+    public struct Weights: Sendable, Equatable {
+        /// A learner's progress on a lesson, then a read that must show it.
+        public var progress = 30
+        /// A profile edit, then a read that must show it.
+        public var profile = 6
+        /// An enrollment in a course the learner is not in.
+        public var enroll = 4
+        /// `syncNow()` on one device.
+        public var syncNow = 18
+        /// `syncNow()` on every device at once.
+        public var syncTogether = 4
+        /// A read's refresh: a pull without a drain.
+        public var pull = 8
+        /// `run()` for a moment, then cancelled (the live stream comes and goes).
+        public var run = 3
+        /// The app killed and reopened on the same store (`resumeSession()`).
+        public var appKill = 3
+        /// The teacher renames a course.
+        public var teacherEdit = 5
+        /// The teacher publishes or unpublishes a course.
+        public var publish = 3
+        /// A fault rule for the next few requests: lost answers, 503s, lost requests.
+        public var faults = 5
+        /// The fault rules removed.
+        public var clearFaults = 3
+        /// The server stopped and started again (its fault rules do not survive).
+        public var restart = 2
+        /// A snapshot of the tenant saved.
+        public var snapshot = 2
+        /// The last snapshot restored.
+        public var restore = 2
+        /// The server's clock moved past the access tokens' lifetime.
+        public var clock = 2
+
+        /// The standard mix.
+        public init() {}
+    }
+
+    /// One of the app's own operations: a name for the log, a weight, and what it does with a device.
+    public struct Operation: Sendable {
+        /// Its name in the operation log.
+        public var name: String
+        /// How often it is drawn, relative to the built-in ones.
+        public var weight: Int
+        /// What it does; a thrown error is logged, not a violation (a write may fail offline).
+        public var perform: @Sendable (Device, inout SimulationRandom) async throws -> Void
+
+        public init(name: String, weight: Int, perform: @escaping @Sendable (Device, inout SimulationRandom) async throws -> Void) {
+            self.name = name
+            self.weight = weight
+            self.perform = perform
+        }
+    }
+
+    /// A device of the run, as an app's own operation sees it.
+    public struct Device: Sendable {
+        /// Its number (0 up), as the log names it.
+        public var number: Int
+        /// Its signed-in session.
+        public var session: OfflineSession
+        /// The email of the user it is signed in as.
+        public var email: String
+    }
+
+    /// What a run did and what it found.
+    public struct Report: Sendable, CustomStringConvertible {
+        /// The run's seed.
+        public var seed: UInt64
+        /// Its size.
+        public var devices: Int
+        /// Each operation as it ran, in order.
+        public var log: [String]
+        /// Every guarantee a check found broken, with the step it was found at.
+        public var violations: [String]
+        /// How long it took.
+        public var duration: Duration
+
+        /// How to run this seed again.
+        public var replay: String {
+            "EDUGO_SIM_SEED=\(seed) EDUGO_SIM_DEVICES=\(devices) EDUGO_SIM_STEPS=\(log.count) swift test --filter SimulationTests"
+        }
+
+        public var description: String {
+            var lines = ["simulation seed \(seed), \(devices) devices, \(log.count) steps, \(violations.count) violations (\(duration))"]
+            lines += violations.map { "  violation: \($0)" }
+            lines.append("  replay: \(replay)")
+            lines += log.enumerated().map { "  \($0.offset): \($0.element)" }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    /// Runs one simulation on a fresh in-process dev server.
+    ///
+    /// - Parameter options: the seed, the size and the mix.
+    /// - Returns: the operation log and the violations the oracles found (empty when none).
+    /// - Throws: when the server cannot start or the classroom cannot be seeded; a failing
+    ///   operation is logged instead.
+    public static func run(_ options: Options) async throws -> Report {
+        let started = ContinuousClock.now
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-sim-\(UUID().uuidString.lowercased())")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try await EduGoTestServer.start()
+        do {
+            var run = try await SimulationRun(options: options, server: server, root: root)
+            try await run.play()
+            await server.shutdown()
+            return Report(seed: options.seed, devices: options.devices, log: run.log, violations: run.violations, duration: ContinuousClock.now - started)
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import EduGoSDK
+import Foundation
+
+/// The tenant a simulation runs in: two students, a teacher, two published courses and a draft,
+/// one student enrolled in the first course; and the teacher's own client for the edits.
+struct SimulationClassroom: Sendable {
+    static let password = "Simulation-Pass-2026"
+    static let students = ["ana@sim.test", "ben@sim.test"]
+    static let teacher = "teacher@sim.test"
+
+    let tenantID: String
+    let teacher: APIClient
+    /// Every course of the tenant, in title order (the draft last).
+    let courseIDs: [String]
+
+    static var fixture: SeedTenant {
+        SeedTenant(
+            users: students.map { .init(email: $0, password: password, role: .student, firstName: "Learner") }
+                + [.init(email: teacher, password: password, role: .teacher)],
+            courses: [
+                course("A", published: true, lessons: 4), course("B", published: true, lessons: 3),
+                course("C draft", published: false, lessons: 2),
+            ],
+            enrollments: [.init(student: students[0], course: "A")])
+    }
+
+    private static func course(_ name: String, published: Bool, lessons: Int) -> SeedTenant.Course {
+        SeedTenant.Course(
+            key: name, title: "Course \(name)", category: "mathematics", published: published, teacher: teacher,
+            lessons: (1...lessons).map { .init(key: "\(name)-\($0)", title: "Lesson \($0) of \(name)") })
+    }
+
+    init(server: EduGoTestServer) async throws {
+        let tenant = try await server.seed(Self.fixture)
+        tenantID = tenant.id
+        teacher = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, tenantID: tenant.id, retryPolicy: .none))
+        try await AuthService(client: teacher).login(email: Self.teacher, password: Self.password)
+        let page: Page<Course> = try await teacher.execute(endpoint: .Courses.list(limit: 100))
+        courseIDs = page.items.sorted { $0.title < $1.title }.map(\.id)
+    }
+
+    /// The teacher's courses as the server holds them now (drafts included).
+    func courses() async throws -> [Course] {
+        let page: Page<Course> = try await asTeacher { try await $0.execute(endpoint: .Courses.list(limit: 100)) }
+        return page.items.sorted { $0.title < $1.title }
+    }
+
+    /// Changes course `id` as the teacher (`If-Match: *`: the teacher's edit is not the subject).
+    func edit(_ id: String, _ members: [String: Any]) async throws -> Int {
+        let body = try JSONSerialization.data(withJSONObject: members)
+        return try await asTeacher { try await $0.send(endpoint: .Courses.update(id), body: body, headers: ["If-Match": "*"]).statusCode }
+    }
+
+    /// Runs `call` as the teacher, signing in again once when the session is gone (a restore of a
+    /// snapshot taken before the teacher's token was last rotated ends the session, as it would
+    /// for any client).
+    private func asTeacher<Value>(_ call: (APIClient) async throws -> Value) async throws -> Value {
+        do {
+            return try await call(teacher)
+        } catch NetworkError.sessionExpired, NetworkError.unauthorized(_) {
+            try await AuthService(client: teacher).login(email: Self.teacher, password: Self.password)
+            return try await call(teacher)
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import EduGoSDK
+import Foundation
+
+/// The operations a simulation draws, each with the checks that hold right after it.
+extension SimulationRun {
+    mutating func perform(_ kind: Kind, step: Int) async {
+        let number = Int.random(in: 0..<devices.count, using: &random)
+        await signInAgainIfSignedOut(number, step: step)
+        let device = devices[number]
+        let engine = device.session.engine
+        switch kind {
+        case .progress:
+            await recordProgress(on: number, step: step)
+        case .profile:
+            let name = "Name \(step)"
+            note(step, "device \(number) sets its first name to \(name)")
+            do {
+                _ = try await device.session.profile.update(firstName: name)
+                namesWritten[device.email, default: []].insert(name)
+                let shown = try await device.session.profile.me()?.value.firstName
+                if shown != name { violation(step, "device \(number) wrote first name \(name) and reads \(shown ?? "nothing")") }
+            } catch {
+                note(step, "  failed: \(error)")
+            }
+        case .enroll:
+            let enrolled = (try? await device.session.enrollment.enrolledCourseIDs().value) ?? []
+            let listed = (try? await device.session.courses.list().value.map(\.id)) ?? []
+            guard let course = listed.filter({ !enrolled.contains($0) }).sorted().randomElement(using: &random) else {
+                return note(step, "device \(number) has no course to enroll in")
+            }
+            note(step, "device \(number) enrolls in \(course)")
+            do { try await device.session.enrollment.enroll(courseID: course) } catch { note(step, "  failed: \(error)") }
+        case .syncNow:
+            let report = await engine.syncNow()
+            note(step, "device \(number) syncs: sent \(report.sent), pulled \(report.pulled)\(report.pullError.map { ", pull failed: \($0)" } ?? "")")
+        case .syncTogether:
+            note(step, "every device syncs at once")
+            await withTaskGroup(of: Void.self) { group in
+                for device in devices { group.addTask { _ = await device.session.engine.syncNow() } }
+            }
+        case .pull:
+            let course = classroom.courseIDs.randomElement(using: &random) ?? ""
+            let reason = try? await engine.refresh(.progress(courseID: course))
+            note(step, "device \(number) refreshes progress of \(course): \(reason.map { "\($0 as Any)" } ?? "fresh")")
+        case .run:
+            let milliseconds = Int.random(in: 20...300, using: &random)
+            note(step, "device \(number) runs its sync loop for \(milliseconds) ms")
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await engine.run() }
+                try? await Task.sleep(for: .milliseconds(milliseconds))
+                group.cancelAll()
+            }
+        case .appKill:
+            note(step, "device \(number)'s app is killed and reopened on the same store")
+            let client = makeClient(number)
+            do {
+                if let session = try await client.resumeSession() {
+                    devices[number] = SimDevice(client: client, session: session, email: device.email)
+                } else {
+                    violation(step, "device \(number) reopened without its session")
+                }
+            } catch {
+                violation(step, "device \(number) could not reopen its store: \(error)")
+            }
+        case .teacherEdit:
+            let course = classroom.courseIDs.randomElement(using: &random) ?? ""
+            let title = "Course \(course.prefix(4)) rev \(step)"
+            let status = (try? await classroom.edit(course, ["title": title])) ?? 0
+            note(step, "the teacher renames \(course) to \(title): \(status)")
+        case .publish:
+            let course = classroom.courseIDs.randomElement(using: &random) ?? ""
+            let published = random.chance(0.6)
+            let status = (try? await classroom.edit(course, ["published": published])) ?? 0
+            note(step, "the teacher sets \(course) published \(published): \(status)")
+        case .faults:
+            await armFault(step: step)
+        case .clearFaults:
+            note(step, "fault rules removed")
+            try? await server.removeFaults(tenantID: classroom.tenantID)
+        case .restart:
+            note(step, "the server stops and starts again")
+            await server.stop()
+            do {
+                try await server.restart()
+            } catch {
+                violation(step, "the server did not come back: \(error)")
+            }
+            checkedRequests = 0
+        case .snapshot:
+            do {
+                if let old = snapshot { try? await server.deleteSnapshot(old) }
+                snapshot = try await server.snapshot(tenantID: classroom.tenantID)
+                note(step, "a snapshot of the tenant is saved")
+            } catch {
+                note(step, "a snapshot failed: \(error)")
+            }
+        case .restore:
+            guard let snapshot else { return note(step, "no snapshot to restore") }
+            do {
+                try await server.restore(snapshot)
+                note(step, "the snapshot is restored")
+                progressWritten = [:]
+                for email in SimulationClassroom.students { namesWritten[email] = [] }
+            } catch {
+                note(step, "the restore failed: \(error)")
+            }
+        case .clock:
+            note(step, "the server's clock moves 16 minutes on (access tokens expire)")
+            try? await server.advanceClock(by: .seconds(960))
+        case .custom(let index):
+            let operation = options.operations[index]
+            note(step, "device \(number): \(operation.name)")
+            do {
+                try await operation.perform(EduGoSimulation.Device(number: number, session: device.session, email: device.email), &random)
+            } catch {
+                note(step, "  failed: \(error)")
+            }
+        }
+    }
+
+    /// A learner's progress on a lesson of a course the device knows it is enrolled in, then a
+    /// read that must show it (at least the watch time recorded, and that a write is pending).
+    mutating func recordProgress(on number: Int, step: Int) async {
+        let session = devices[number].session
+        let email = devices[number].email
+        guard let course = ((try? await session.enrollment.enrolledCourseIDs().value) ?? []).sorted().randomElement(using: &random),
+            let lesson = ((try? await session.courses.lessons(courseID: course).value.map(\.id)) ?? []).sorted().randomElement(using: &random)
+        else {
+            return note(step, "device \(number) knows no lesson of a course it is in")
+        }
+        let watched = Int.random(in: 1...3_600, using: &random)
+        let completed: Bool? = random.chance(0.1) ? true : nil
+        note(step, "device \(number) records \(watched) s on \(course)/\(lesson)\(completed == true ? ", completed" : "")")
+        do {
+            _ = try await session.progress.record(courseID: course, lessonID: lesson, watchedSeconds: watched, completed: completed)
+        } catch {
+            return note(step, "  failed: \(error)")
+        }
+        let key = "\(course)/\(lesson)"
+        let before = progressWritten[email]?[key]
+        progressWritten[email, default: [:]][key] = (max(before?.watched ?? 0, watched), (before?.completed ?? false) || completed == true)
+        guard let read = try? await session.progress.lessons(courseID: course) else {
+            return violation(step, "device \(number) could not read the progress it just recorded")
+        }
+        let shown = read.value.first { $0.lessonId == lesson }
+        if (shown?.watchedSeconds ?? -1) < watched || (completed == true && shown?.completed != true) {
+            violation(step, "device \(number) recorded \(watched) s on \(key) and reads \(shown.map { "\($0.watchedSeconds) s" } ?? "nothing")")
+        }
+        if !read.hasPendingWrites {
+            violation(step, "device \(number) reads its unsent write on \(key) with hasPendingWrites false")
+        }
+    }
+
+    /// A fault rule on the tenant for the next few matching requests.
+    mutating func armFault(step: Int) async {
+        let times = Int.random(in: 1...6, using: &random)
+        let seed = random.next()
+        let fault: EduGoTestServer.Fault
+        let path: String
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: (fault, path) = (.dropResponse, "/v1/**")
+        case 1: (fault, path) = (.status(503, retryAfter: 1), "/v1/**")
+        default: (fault, path) = (.dropRequest, "/v1/**")
+        }
+        note(step, "fault \(fault) on \(path) for the next \(times) requests")
+        _ = try? await server.inject(fault, path: path, times: times, probability: 0.5, seed: seed, tenantID: classroom.tenantID)
+    }
+
+    /// Signs device `number` in again, as its app would ask its user to, when its session ended (a
+    /// restored snapshot that predates its last token rotation ends it): its unsent writes wait in
+    /// its store for exactly that.
+    mutating func signInAgainIfSignedOut(_ number: Int, step: Int) async {
+        let device = devices[number]
+        guard device.session.engine.status.error == .signedOut else { return }
+        note(step, "device \(number) was signed out and signs in again")
+        do {
+            let session = try await device.client.signIn(email: device.email, password: SimulationClassroom.password)
+            devices[number] = SimDevice(client: device.client, session: session, email: device.email)
+        } catch {
+            violation(step, "device \(number) could not sign in again: \(error)")
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import EduGoSDK
+import Foundation
+
+/// What a device holds of everything its user may see, in a form two devices compare by.
+struct DeviceView: Equatable {
+    var courses: [String]
+    var lessons: [String]
+    var enrolled: [String]
+    var progress: [String]
+    var profile: String
+
+    init(_ session: OfflineSession) async throws {
+        let list = try await session.courses.list().value.sorted { $0.id < $1.id }
+        courses = list.map { "\($0.id) \($0.title) published \($0.published) v\($0.version)" }
+        var lessons: [String] = []
+        for course in list {
+            lessons += try await session.courses.lessons(courseID: course.id).value.map { "\(course.id)/\($0.id) v\($0.version)" }
+        }
+        self.lessons = lessons
+        enrolled = try await session.enrollment.enrolledCourseIDs().value.sorted()
+        var progress: [String] = []
+        for course in enrolled {
+            progress += try await session.progress.lessons(courseID: course).value
+                .map { "\(course)/\($0.lessonId) \($0.watchedSeconds) s completed \($0.completed) v\($0.version)" }
+        }
+        self.progress = progress.sorted()
+        profile = try await session.profile.me().map { "\($0.value.firstName) \($0.value.lastName) v\($0.value.version)" } ?? "none"
+    }
+
+    /// The lines of `other` that differ from this view's, for the report.
+    func differences(from other: DeviceView) -> [String] {
+        func diff(_ name: String, _ mine: [String], _ theirs: [String]) -> [String] {
+            let missing = Set(theirs).subtracting(mine).sorted().map { "\(name) lacks \($0)" }
+            let extra = Set(mine).subtracting(theirs).sorted().map { "\(name) has \($0)" }
+            return missing + extra
+        }
+        return diff("courses", courses, other.courses) + diff("lessons", lessons, other.lessons)
+            + diff("enrollments", enrolled, other.enrolled) + diff("progress", progress, other.progress)
+            + (profile == other.profile ? [] : ["profile \(profile) instead of \(other.profile)"])
+    }
+}
+
+/// The checks at the end: with the faults gone and every device drained and pulled, each device
+/// equals a fresh device of its user (convergence), every write is on the server or shown as
+/// refused (nothing lost), and no student holds a draft (visibility).
+extension SimulationRun {
+    mutating func checkQuiescence() async throws {
+        let step = options.steps
+        try await server.removeFaults(tenantID: classroom.tenantID)
+        note(step, "quiescence: faults removed, every device drains and pulls")
+        for number in devices.indices { await signInAgainIfSignedOut(number, step: step) }
+        for (number, device) in devices.enumerated() {
+            var drained = false
+            for _ in 0..<30 where !drained {
+                await device.session.engine.syncNow()
+                drained = try await device.session.engine.outbox.pending().isEmpty
+            }
+            if !drained { violation(step, "device \(number) never drained: \(device.session.engine.status.error.map { "\($0)" } ?? "no error")") }
+        }
+        for device in devices { await device.session.engine.syncNow() }
+
+        let drafts = Set(try await classroom.courses().filter { !$0.published }.map(\.id))
+        for email in Set(devices.map(\.email)).sorted() {
+            let fresh = try await freshView(of: email)
+            if !Set(fresh.courses.map { String($0.prefix { $0 != " " }) }).isDisjoint(with: drafts) {
+                violation(step, "a fresh device of \(email) holds a draft course")
+            }
+            var refused: Set<String> = []
+            for (number, device) in devices.enumerated() where device.email == email {
+                let view = try await DeviceView(device.session)
+                if view != fresh {
+                    violation(step, "device \(number) (\(email)) differs from a fresh device: \(view.differences(from: fresh).joined(separator: "; "))")
+                }
+                refused.formUnion(try await refusedKeys(device.session))
+            }
+            checkNothingLost(email: email, server: fresh, refused: refused, step: step)
+            if let names = namesWritten[email], !names.isEmpty, !names.contains(where: { fresh.profile.hasPrefix("\($0) ") }) {
+                violation(step, "\(email)'s first name on the server (\(fresh.profile)) is none of those written since the last restore: \(names.sorted())")
+            }
+        }
+    }
+
+    /// A new device of `email`: signed in on an empty store, synced once.
+    func freshView(of email: String) async throws -> DeviceView {
+        let client = makeClient(0, directory: "fresh-\(UUID().uuidString.lowercased())")
+        let session = try await client.signIn(email: email, password: SimulationClassroom.password)
+        await session.engine.syncNow()
+        return try await DeviceView(session)
+    }
+
+    /// The `course/lesson` keys of progress writes this device shows as refused (dead letters) or
+    /// parked (conflicts): those may be missing from the server (their user sees why).
+    func refusedKeys(_ session: OfflineSession) async throws -> Set<String> {
+        let dead = try await session.engine.outbox.deadLetters().map(\.resource)
+        let parked = try await session.engine.outbox.conflicts().map(\.resource)
+        return Set((dead + parked).filter { $0.type == .progress }.map { $0.ids.joined(separator: "/") })
+    }
+
+    /// Every progress write of `email` since the last restore is on the server (a watch time at
+    /// least as large, a completion kept), unless one of the user's devices shows it refused or the
+    /// course is no longer the learner's to see.
+    mutating func checkNothingLost(email: String, server: DeviceView, refused: Set<String>, step: Int) {
+        for (key, written) in progressWritten[email] ?? [:] where !refused.contains(key) {
+            let course = String(key.prefix { $0 != "/" })
+            guard server.enrolled.contains(course), server.courses.contains(where: { $0.hasPrefix("\(course) ") }) else { continue }
+            let held = server.progress.first { $0.hasPrefix("\(key) ") }
+            let watched = held.flatMap { Int($0.split(separator: " ")[1]) } ?? -1
+            if watched < written.watched || (written.completed && held?.contains("completed true") != true) {
+                violation(step, "\(email) wrote \(written.watched) s\(written.completed ? " and a completion" : "") on \(key); the server holds \(held ?? "nothing")")
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import EduGoSDK
+import Foundation
+
+/// One simulation under way: its devices, its operation log, what the devices wrote, and what the
+/// checks found. ``EduGoSimulation/run(_:)`` makes one and plays it.
+struct SimulationRun {
+    /// The built-in operations and the app's own, as the draw names them.
+    enum Kind: Equatable {
+        case progress, profile, enroll, syncNow, syncTogether, pull, run, appKill
+        case teacherEdit, publish, faults, clearFaults, restart, snapshot, restore, clock
+        case custom(Int)
+    }
+
+    /// A device: its client (kept so an app kill can open the same store anew) and its session.
+    struct SimDevice: Sendable {
+        var client: EduGoClient
+        var session: OfflineSession
+        var email: String
+    }
+
+    let options: EduGoSimulation.Options
+    let server: EduGoTestServer
+    let root: URL
+    let classroom: SimulationClassroom
+    var devices: [SimDevice] = []
+    var random: SimulationRandom
+    var log: [String] = []
+    var violations: [String] = []
+    /// Per user, per `course/lesson`: the largest watch time and whether a completion was
+    /// recorded since the last restore (a restore undoes what came before it, by design).
+    var progressWritten: [String: [String: (watched: Int, completed: Bool)]] = [:]
+    /// Per user: every first name written since the last restore, and the one they started with.
+    var namesWritten: [String: Set<String>] = [:]
+    var snapshot: EduGoTestServer.Snapshot?
+    /// The access log's position checked so far (for answers of status 500).
+    var checkedRequests = 0
+    /// How long one step may take before the watchdog names it.
+    static let stepDeadline: Duration = .seconds(30)
+
+    init(options: EduGoSimulation.Options, server: EduGoTestServer, root: URL) async throws {
+        self.options = options
+        self.server = server
+        self.root = root
+        random = SimulationRandom(seed: options.seed)
+        classroom = try await SimulationClassroom(server: server)
+        for number in 0..<options.devices {
+            let email = SimulationClassroom.students[number % SimulationClassroom.students.count]
+            let client = makeClient(number)
+            let session = try await client.signIn(email: email, password: SimulationClassroom.password)
+            await session.engine.syncNow()
+            devices.append(SimDevice(client: client, session: session, email: email))
+        }
+        for email in SimulationClassroom.students { namesWritten[email] = ["Learner"] }
+    }
+
+    func makeClient(_ number: Int, directory: String? = nil) -> EduGoClient {
+        EduGoClient(
+            configuration: APIConfiguration(
+                baseURL: server.baseURL, tenantID: classroom.tenantID, retryPolicy: .none,
+                readRefresh: ReadRefreshPolicy(budget: .seconds(30))),
+            dataDirectory: root.appendingPathComponent(directory ?? "device-\(number)"),
+            environment: SDKEnvironment(now: { Date() }, sleep: { try await Task.sleep(for: $0 / 50) }, jitter: { 0 }))
+    }
+
+    /// Plays every step, then checks the end state, while a watchdog names any step that runs past
+    /// ``stepDeadline`` (on standard error, with the log so far, as it happens: a hung step would
+    /// otherwise hold the run without a word).
+    mutating func play() async throws {
+        let watchdog = SimulationWatchdog(seed: options.seed, deadline: Self.stepDeadline)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await watchdog.watch() }
+            for step in 0..<options.steps {
+                let kind = draw()
+                await watchdog.begin(step, kind: "\(kind)", log: log)
+                await perform(kind, step: step)
+                if let stalled = await watchdog.stalled() {
+                    violation(step, "\(log.last ?? "?") took \(stalled): a stall past the watchdog's \(Self.stepDeadline)")
+                }
+                await checkServerErrors(step: step)
+            }
+            await watchdog.begin(options.steps, kind: "the checks at quiescence", log: log)
+            try await checkQuiescence()
+            group.cancelAll()
+        }
+    }
+
+    /// One operation kind, drawn by the weights.
+    mutating func draw() -> Kind {
+        let weights = options.weights
+        var table: [(Kind, Int)] = [
+            (.progress, weights.progress), (.profile, weights.profile), (.enroll, weights.enroll), (.syncNow, weights.syncNow),
+            (.syncTogether, weights.syncTogether), (.pull, weights.pull), (.run, weights.run), (.appKill, weights.appKill),
+            (.teacherEdit, weights.teacherEdit), (.publish, weights.publish), (.faults, weights.faults),
+            (.clearFaults, weights.clearFaults), (.restart, weights.restart), (.snapshot, weights.snapshot),
+            (.restore, weights.restore), (.clock, weights.clock),
+        ]
+        table += options.operations.enumerated().map { (.custom($0.offset), $0.element.weight) }
+        let total = table.map { max(0, $0.1) }.reduce(0, +)
+        guard total > 0 else { return .syncNow }
+        var pick = Int.random(in: 0..<total, using: &random)
+        for (kind, weight) in table where weight > 0 {
+            if pick < weight { return kind }
+            pick -= weight
+        }
+        return .syncNow
+    }
+
+    mutating func note(_ step: Int, _ line: String) {
+        log.append(line)
+    }
+
+    mutating func violation(_ step: Int, _ line: String) {
+        violations.append("step \(step): \(line)")
+    }
+
+    /// Answers of status 500 since the last look: never acceptable, whatever the faults.
+    mutating func checkServerErrors(step: Int) async {
+        guard let requests = try? await server.loggedRequests(after: checkedRequests) else { return }
+        for request in requests where request.status == 500 {
+            violation(step, "the server answered 500 to \(request.method) \(request.route)")
+        }
+        checkedRequests = requests.map(\.sequence).max() ?? checkedRequests
+    }
+}

@@ -1,0 +1,226 @@
+import EduGoSDK
+import EduGoServer
+import EduGoTesting
+import Foundation
+import Testing
+
+/// One learner on many devices records progress on every lesson of a course, round after round,
+/// through the server's own faults (answers lost after the write committed, `503` with
+/// `Retry-After`) and a restart of the server halfway. When every device has drained and the faults
+/// are gone, the server holds each lesson's largest watch time and its completion, and every
+/// device's offline view equals the server's.
+///
+/// CI runs three fixed seeds of ten rounds. `Benchmarks/convergence` runs the long variant by
+/// setting `EDUGO_CONVERGENCE_ROUNDS` and `EDUGO_CONVERGENCE_SEEDS` (how many seeds, from 48,001 up);
+/// `EDUGO_CONVERGENCE_SEED` replays one seed.
+@Suite(.serialized, .timeLimit(.minutes(30))) struct ManyDevicesConvergenceTests {
+    static let environment = ProcessInfo.processInfo.environment
+    static let rounds = environment["EDUGO_CONVERGENCE_ROUNDS"].flatMap(Int.init) ?? 10
+    static let seeds: [UInt64] = {
+        if let seed = environment["EDUGO_CONVERGENCE_SEED"].flatMap(UInt64.init) { return [seed] }
+        let count = environment["EDUGO_CONVERGENCE_SEEDS"].flatMap(Int.init) ?? 3
+        return (0..<UInt64(max(1, count))).map { 48_001 + $0 }
+    }()
+
+    @Test("ten devices of one learner on ten lessons, through lost answers, 503s and a restart, converge on the largest values")
+    func tenDevicesConverge() async throws {
+        // One seed after another: ten devices and a server each are load enough for two cores.
+        for seed in Self.seeds {
+            let started = ContinuousClock.now
+            let outcome = try await ManyDevicesScenario(seed: seed, devices: 10, rounds: Self.rounds, lessons: 10).run()
+            #expect(outcome.divergences.isEmpty, "seed \(seed): \(outcome.divergences.joined(separator: "; "))")
+            #expect(outcome.faultsFired > 0, "seed \(seed): no fault fired")
+            print("convergence seed \(seed) rounds \(Self.rounds): \(outcome.divergences.count) divergences, \(outcome.faultsFired) faults fired, \(ContinuousClock.now - started)")
+        }
+    }
+}
+
+/// The scenario of ``ManyDevicesConvergenceTests``, also run with more rounds and seeds by
+/// `Benchmarks/` (its long variant).
+struct ManyDevicesScenario: Sendable {
+    var seed: UInt64
+    var devices: Int
+    var rounds: Int
+    var lessons: Int
+
+    /// What a run saw: every way the oracle found the devices or the server wrong, and how often
+    /// the fault rules fired.
+    struct Outcome: Sendable {
+        var divergences: [String] = []
+        var faultsFired = 0
+    }
+
+    static let studentEmail = "learner@convergence.test"
+    static let password = "Convergence-Pass-2026"
+
+    func run() async throws -> Outcome {
+        try await withTemporaryDirectory { root in
+            try await EduGoTestServer.with { server in try await run(on: server, root: root) }
+        }
+    }
+
+    private var fixture: SeedTenant {
+        SeedTenant(
+            users: [
+                .init(email: Self.studentEmail, password: Self.password, role: .student),
+                .init(email: "teacher@convergence.test", password: Self.password, role: .teacher),
+            ],
+            courses: [
+                .init(
+                    key: "course", title: "Convergence", category: "mathematics", published: true,
+                    teacher: "teacher@convergence.test",
+                    lessons: (1...lessons).map { .init(key: "lesson-\($0)", title: "Lesson \($0)") })
+            ],
+            enrollments: [.init(student: Self.studentEmail, course: "course")])
+    }
+
+    private func armFaults(_ server: EduGoTestServer, tenantID: String, round: Int) async throws {
+        let seed = seed &+ UInt64(round) &* 1_000
+        try await server.inject(
+            .dropResponse, method: .put, path: "/v1/courses/*/progress", probability: 0.3, seed: seed, tenantID: tenantID)
+        try await server.inject(.status(503, retryAfter: 1), path: "/v1/**", probability: 0.1, seed: seed &+ 1, tenantID: tenantID)
+    }
+
+    private func run(on server: EduGoTestServer, root: URL) async throws -> Outcome {
+        let tenant = try await server.seed(fixture)
+        var signedIn: [OfflineSession] = []
+        for device in 0..<devices {
+            let client = EduGoClient(
+                configuration: APIConfiguration(
+                    baseURL: server.baseURL, tenantID: tenant.id, retryPolicy: .none, readRefresh: patientReads),
+                dataDirectory: root.appendingPathComponent("device-\(device)"), environment: fastEnvironment)
+            signedIn.append(try await client.signIn(email: Self.studentEmail, password: Self.password))
+        }
+        let sessions = signedIn
+        let first = try #require(sessions.first)
+        await first.engine.syncNow()
+        let courseID = try #require(try await first.enrollment.enrolledCourseIDs().value.first)
+        let lessonIDs = try await first.courses.lessons(courseID: courseID).value.map(\.id)
+        try #require(lessonIDs.count == lessons)
+        for session in sessions.dropFirst() { await session.engine.syncNow() }
+
+        var random = SimulationRandom(seed: seed)
+        let completer = Int.random(in: 0..<devices, using: &random)
+        let restartRound = rounds / 2
+        try await armFaults(server, tenantID: tenant.id, round: 0)
+        for round in 1...rounds {
+            let roundRandom = random.split(round)
+            if round == restartRound {
+                // The server goes away while the devices write and sync, and comes back without
+                // its fault rules (they are armed again).
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await playRound(round, sessions, courseID, lessonIDs, completer, roundRandom) }
+                    group.addTask {
+                        var stopRandom = roundRandom.split(-1)
+                        try await Task.sleep(for: .milliseconds(Int.random(in: 0...200, using: &stopRandom)))
+                        await server.stop()
+                    }
+                    try await group.waitForAll()
+                }
+                try await server.restart()
+                try await armFaults(server, tenantID: tenant.id, round: round)
+            } else {
+                try await playRound(round, sessions, courseID, lessonIDs, completer, roundRandom)
+            }
+        }
+
+        // Every device drains until nothing is pending, dead or parked.
+        var outcome = Outcome()
+        for (device, session) in sessions.enumerated() {
+            var drained = false
+            for _ in 0..<200 where !drained {
+                await session.engine.syncNow()
+                let pending = try await session.engine.outbox.pending().count
+                let dead = try await session.engine.outbox.deadLetters()
+                let parked = try await session.engine.outbox.conflicts()
+                drained = pending == 0
+                if !dead.isEmpty || !parked.isEmpty {
+                    outcome.divergences.append("device \(device): \(dead.count) dead letters (\(dead.map(\.reason))), \(parked.count) conflicts")
+                    drained = true
+                }
+            }
+            if !drained { outcome.divergences.append("device \(device) never drained") }
+        }
+        outcome.faultsFired = try await server.injectedFaults(tenantID: tenant.id).map(\.fired).reduce(0, +)
+        try await server.removeFaults(tenantID: tenant.id)
+        for session in sessions { await session.engine.syncNow() }
+
+        // The oracle.
+        let view = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, tenantID: tenant.id, retryPolicy: .none))
+        try await AuthService(client: view).login(email: Self.studentEmail, password: Self.password)
+        let held: CourseProgress = try await view.execute(endpoint: .Courses.progress(courseID))
+        let serverLessons = held.lessons.sorted { $0.lessonId < $1.lessonId }
+        for lessonID in lessonIDs {
+            let record = serverLessons.first { $0.lessonId == lessonID }
+            let largest = largestWatched(round: rounds)
+            if record?.watchedSeconds != largest || record?.completed != true {
+                outcome.divergences.append(
+                    "server holds \(record.map { "\($0.watchedSeconds) completed \($0.completed)" } ?? "nothing") for \(lessonID), devices sent \(largest) and a completion")
+            }
+        }
+        for (device, session) in sessions.enumerated() {
+            let local = try await session.progress.lessons(courseID: courseID)
+            let lessons = local.value.sorted { $0.lessonId < $1.lessonId }
+            if lessons != serverLessons {
+                let differing = zip(lessons, serverLessons).filter { $0 != $1 }
+                    .map { "\($0.lessonId): device \($0.watchedSeconds)/\($0.completed)/v\($0.version), server \($1.watchedSeconds)/\($1.completed)/v\($1.version)" }
+                outcome.divergences.append("device \(device) differs from the server (\(lessons.count) vs \(serverLessons.count) lessons): \(differing)")
+            }
+            if local.hasPendingWrites || local.staleReason != nil || local.isFromCache {
+                outcome.divergences.append(
+                    "device \(device) read after its last sync: hasPendingWrites \(local.hasPendingWrites), staleReason \(String(describing: local.staleReason)), isFromCache \(local.isFromCache)")
+            }
+        }
+        return outcome
+    }
+
+    /// The largest watch time any device records by the end of `round`: device numbers add to
+    /// `round × 100`.
+    private func largestWatched(round: Int) -> Int {
+        round * 100 + devices - 1
+    }
+
+    /// A read right after a write shows it (a watch time only grows, so at least what was recorded)
+    /// and says truthfully that it holds a write the server has not confirmed: nothing drains on
+    /// this device between the two.
+    private func expectTruthfulRead(
+        _ session: OfflineSession, courseID: String, lessonID: String, recorded: Int, device: Int
+    ) async throws {
+        let read = try await session.progress.lessons(courseID: courseID)
+        let shown = read.value.first { $0.lessonId == lessonID }
+        let queued = try await session.engine.outbox.pending().contains { $0.resource == .progress(course: courseID, lesson: lessonID) }
+        #expect((shown?.watchedSeconds ?? -1) >= recorded, "seed \(seed), device \(device): recorded \(recorded), read \(shown.map { "\($0.watchedSeconds)" } ?? "nothing")")
+        #expect(read.hasPendingWrites == queued, "seed \(seed), device \(device): hasPendingWrites \(read.hasPendingWrites) with a write queued: \(queued)")
+        #expect(queued, "seed \(seed), device \(device): the write just recorded is not in the outbox")
+    }
+
+    /// One round: every device, at once, records progress on every lesson in an order of its own,
+    /// then syncs (drain and pull), or only pulls as a read's refresh does, or neither; the `completer` also marks every lesson completed in the last round.
+    private func playRound(
+        _ round: Int, _ sessions: [OfflineSession], _ courseID: String, _ lessonIDs: [String], _ completer: Int,
+        _ random: SimulationRandom
+    ) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (device, session) in sessions.enumerated() {
+                var deviceRandom = random.split(device)
+                group.addTask {
+                    for lessonID in lessonIDs.shuffled(using: &deviceRandom) {
+                        let completed: Bool? = round == rounds && device == completer ? true : nil
+                        let watched = round * 100 + device
+                        try await session.progress.record(
+                            courseID: courseID, lessonID: lessonID, watchedSeconds: watched, completed: completed)
+                        try await expectTruthfulRead(session, courseID: courseID, lessonID: lessonID, recorded: watched, device: device)
+                        // As `edugo progress set` does, most writes are synced at once; some wait
+                        // while a read pulls what other devices wrote.
+                        switch Double.random(in: 0..<1, using: &deviceRandom) {
+                        case ..<0.5: await session.engine.syncNow()
+                        case ..<0.75: _ = try? await session.engine.refresh(.progress(courseID: courseID))
+                        default: break
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+}

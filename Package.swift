@@ -31,6 +31,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // Already in the graph through hummingbird: named for the connection guards' HTTP part and frame types.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.45.0"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
@@ -71,6 +74,10 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 // TLSUserEvent: a TLS connection's handshake deadline ends when its handshake completes.
                 .product(name: "NIOTLS", package: "swift-nio"),
+                // HTTPRequestPart/HTTPResponsePart: a connection stops reading while requests wait for their answers.
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                // HTTP2Frame: an HTTP/2 connection is closed one grace period after the server's GOAWAY.
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ],
             path: "Sources/Server",
             resources: [.copy("Resources/openapi.yaml"), .copy("Resources/Console"), .copy("Resources/Seeds")],
@@ -143,6 +150,12 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // Connection guards driven on an EmbeddedChannel, whose clock the test moves, and a
+                // TLS client that completes its handshake and then stops reading.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -43,24 +43,31 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
 
 /// Plain HTTP/1.1, or HTTPS (HTTP/2 by ALPN with HTTP/1.1 alongside) when the configuration has a TLS identity.
 ///
-/// Over TLS the handshake must complete within the idle timeout, and an HTTP/2 connection gets
-/// GOAWAY at ``ServerConfiguration/maxConnectionAge`` and is closed one grace period later
-/// whatever the client does (see ``TLSConnectionDeadlines``).
+/// Every connection whose outbound side makes no progress for the idle timeout while it has
+/// something to write is closed (``WriteProgressDeadline``), and an HTTP/1.1 connection stops
+/// reading while four whole requests wait for their answers (``PipelinedReadLimit``). Over TLS
+/// the handshake must complete within the idle timeout, and an HTTP/2 connection is closed one
+/// grace period after the server's first GOAWAY (idle timeout, ``ServerConfiguration/maxConnectionAge``
+/// or shutdown) whatever the client does (see ``TLSConnectionDeadlines``).
 func serverBuilder(_ configuration: ServerConfiguration) throws -> HTTPServerBuilder {
     let idleTimeout = configuration.idleTimeout.map { TimeAmount.nanoseconds($0.nanoseconds) }
-    let http1 = HTTP1Channel.Configuration(idleTimeout: idleTimeout)
+    let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [PipelinedReadLimit()], idleTimeout: idleTimeout)
+    let writeTimeout = configuration.idleTimeout
     guard let tls = configuration.tls else {
-        return .http1(configuration: http1)
+        return HTTPServerBuilder { responder in
+            WriteProgressChannel(base: HTTP1Channel(responder: responder, configuration: http1), timeout: writeTimeout)
+        }
     }
     let tlsConfiguration = tls.serverConfiguration()
     let grace = configuration.http2GracefulCloseTimeout
-    let limits = TLSConnectionDeadlines.Limits(
-        handshake: configuration.idleTimeout, http2Lifetime: configuration.maxConnectionAge.map { $0 + grace })
+    let limits = TLSConnectionDeadlines.Limits(handshake: configuration.idleTimeout, http2Grace: grace)
     guard configuration.offersHTTP2 else {
         return HTTPServerBuilder { responder in
-            TLSDeadlineChannel(
-                base: try TLSChannel(HTTP1Channel(responder: responder, configuration: http1), tlsConfiguration: tlsConfiguration),
-                limits: limits)
+            WriteProgressChannel(
+                base: TLSDeadlineChannel(
+                    base: try TLSChannel(HTTP1Channel(responder: responder, configuration: http1), tlsConfiguration: tlsConfiguration),
+                    limits: limits),
+                timeout: writeTimeout)
         }
     }
     var http2 = HTTP2ChannelConfiguration(
@@ -68,9 +75,11 @@ func serverBuilder(_ configuration: ServerConfiguration) throws -> HTTPServerBui
     // Set apart: HTTP2ChannelConfiguration's initializer does not store its maxAgeTimeout argument.
     http2.maxAgeTimeout = configuration.maxConnectionAge
     return HTTPServerBuilder { [http2] responder in
-        TLSDeadlineChannel(
-            base: try HTTP2UpgradeChannel(tlsConfiguration: tlsConfiguration, configuration: http2, responder: responder),
-            limits: limits)
+        WriteProgressChannel(
+            base: TLSDeadlineChannel(
+                base: try HTTP2UpgradeChannel(tlsConfiguration: tlsConfiguration, configuration: http2, responder: responder),
+                limits: limits),
+            timeout: writeTimeout)
     }
 }
 

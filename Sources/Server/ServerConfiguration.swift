@@ -125,7 +125,8 @@ public struct ServerConfiguration: Sendable {
     /// the client; from any other peer the header is ignored.
     public var trustedProxies: [String] = []
     /// A connection with no request in progress (including one whose request head never
-    /// completes) is closed after this long; `nil` never closes one.
+    /// completes), or whose answer makes no progress while it has something to write (a client
+    /// that stops reading), is closed after this long; `nil` never closes one.
     public var idleTimeout: Duration? = .seconds(30)
     /// The most connections served at once; further ones wait in the listen backlog.
     public var maxConnections = 512

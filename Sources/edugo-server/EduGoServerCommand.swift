@@ -71,7 +71,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("idle-timeout"),
-        help: "Seconds before a connection with no request in progress (or an unfinished request head) is closed; 0 never. [EDUGO_IDLE_TIMEOUT] (default: 30)")
+        help: "Seconds before a connection with no request in progress, an unfinished request head or an answer making no progress is closed; 0 never. [EDUGO_IDLE_TIMEOUT] (default: 30)")
     var idleTimeout: Int?
 
     @Option(

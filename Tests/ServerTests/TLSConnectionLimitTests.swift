@@ -61,7 +61,7 @@ struct TLSConnectionLimitTests {
         }
     }
 
-    @Test("an HTTP/2 connection that ignores GOAWAY is closed at --max-connection-age plus the grace period")
+    @Test("an HTTP/2 connection that ignores GOAWAY is closed at --max-connection-age plus the grace period at the latest")
     func http2ConnectionThatIgnoresGoAwayIsClosed() async throws {
         try await withTemporaryDirectory { directory in
             let server = try await ServerProcess.launch(
@@ -75,6 +75,55 @@ struct TLSConnectionLimitTests {
                 await connection.close()
                 #expect(closed, "the connection outlived --max-connection-age and its grace period")
                 #expect(try await health(port: server.port, http2: true, timeout: .seconds(10)).status == 200)
+                #expect(await server.stop())
+            } catch {
+                await server.kill()
+                throw error
+            }
+        }
+    }
+
+    @Test("an HTTP/2 connection that ignores the idle timeout's GOAWAY and its PING is closed within the grace period")
+    func http2ConnectionIgnoringIdleGoAwayIsClosedAfterGrace() async throws {
+        try await withTemporaryDirectory { directory in
+            // Given the default --max-connection-age (an hour), so only the GOAWAY can end the connection
+            let server = try await ServerProcess.launch(dataDirectory: directory, arguments: ["--tls-dev", "--idle-timeout", "1"])
+            do {
+                // Given a connection that negotiated h2, sent its preface and then ignores the server
+                let connection = try await SilentHTTP2Connection.open(port: server.port)
+
+                // Then the server closes it within idle timeout (1 s) + grace (1 s) + slack
+                let closed = await connection.isClosed(within: .seconds(8))
+                await connection.close()
+                #expect(closed, "the connection outlived its GOAWAY's grace period")
+                #expect(try await health(port: server.port, http2: true, timeout: .seconds(10)).status == 200)
+                #expect(await server.stop())
+            } catch {
+                await server.kill()
+                throw error
+            }
+        }
+    }
+
+    @Test("--max-connections 5 over TLS HTTP/1.1: five clients that pipeline 20 GET /openapi.yaml and never read are closed, and a sixth is served")
+    func nonReadingTLSClientsReleaseTheCap() async throws {
+        try await withTemporaryDirectory { directory in
+            let server = try await ServerProcess.launch(
+                dataDirectory: directory, arguments: ["--tls-dev", "--idle-timeout", "2", "--max-connections", "5"])
+            do {
+                // Given five TLS connections with a small receive buffer, each past its handshake (accepted)
+                var stuck: [NonReadingTLSConnection] = []
+                for _ in 0..<5 { stuck.append(try await NonReadingTLSConnection.open(port: server.port)) }
+                // When each pipelines twenty large answers and never reads them
+                for connection in stuck { try await connection.send(SlowReaderTests.pipelinedSpecRequests) }
+
+                // Then a sixth client is served once the server has closed them
+                let started = ContinuousClock.now
+                let answer = try await health(port: server.port, http2: false, timeout: .seconds(20))
+                let waited = ContinuousClock.now - started
+                #expect(answer.status == 200)
+                #expect(waited < .seconds(12), "waited \(waited)")
+                for connection in stuck { await connection.close() }
                 #expect(await server.stop())
             } catch {
                 await server.kill()

@@ -15,13 +15,19 @@ private let noSignal: Int32 = 0
 final class RawConnection {
     private let descriptor: Int32
 
-    init(port: Int) throws {
+    /// Connects to 127.0.0.1:`port`.
+    /// - Parameter receiveBuffer: When set, the socket's `SO_RCVBUF` (set before connecting, so
+    ///   the window it advertises stays small): a client that does not read then fills up fast.
+    init(port: Int, receiveBuffer: Int? = nil) throws {
         #if canImport(Glibc)
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw HelperFailure(description: "socket() failed: \(errno)") }
+        if var size = receiveBuffer.map(Int32.init) {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

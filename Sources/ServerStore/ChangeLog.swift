@@ -43,6 +43,48 @@ package enum ChangeLog {
         })
     }
 
+    /// Replaces the triggers of a course's update with ``createCourseUpdateTriggers(_:)``'s: before
+    /// it, a draft handed to another teacher (still a draft) logged the course, its lessons, its
+    /// enrollments and its progress as changes every caller heard.
+    package static func migrateDraftReassignment(_ db: Database) throws {
+        try db.execute(sql: "DROP TRIGGER IF EXISTS courses_change_update; DROP TRIGGER IF EXISTS courses_visibility_change")
+        try createCourseUpdateTriggers(db)
+    }
+
+    /// The triggers that log a course's update and what its visibility decides (its lessons, its
+    /// enrollments and its progress).
+    ///
+    /// A change that stays inside a draft is heard by the draft's teacher and admins only. A draft
+    /// handed to another teacher (still a draft) is such a change for both teachers: it is logged
+    /// twice, once with `draft_of` naming the old teacher (who hears of losing it) and once naming
+    /// the new one (who hears of getting it); of its enrollments and progress only the rows of
+    /// those two teachers are logged, as nobody else sees a draft's rows before or after.
+    static func createCourseUpdateTriggers(_ db: Database) throws {
+        let now = "\(sqlFunctionName)()"
+        let insert = "INSERT INTO changes (entity, entity_id, course_id, user_id, draft_of, changed_at)"
+        let staysDraft = "OLD.published = 0 AND NEW.published = 0"
+        try db.execute(sql: """
+            CREATE TRIGGER courses_change_update AFTER UPDATE ON courses BEGIN
+                \(insert) VALUES ('course', NEW.id, NEW.id, NULL, CASE WHEN \(staysDraft) THEN NEW.teacher_id END, \(now));
+                \(insert) SELECT 'course', NEW.id, NEW.id, NULL, OLD.teacher_id, \(now)
+                    WHERE \(staysDraft) AND OLD.teacher_id IS NOT NEW.teacher_id;
+            END;
+            -- Who may see a course's lessons, enrollments and progress follows the course: when it
+            -- is published, unpublished or handed to another teacher, they change for the feed too.
+            CREATE TRIGGER courses_visibility_change AFTER UPDATE OF published, teacher_id ON courses
+            WHEN OLD.published IS NOT NEW.published OR OLD.teacher_id IS NOT NEW.teacher_id BEGIN
+                \(insert) SELECT 'lesson', id, course_id, NULL, CASE WHEN \(staysDraft) THEN NEW.teacher_id END, \(now)
+                    FROM lessons WHERE course_id = NEW.id;
+                \(insert) SELECT 'lesson', id, course_id, NULL, OLD.teacher_id, \(now)
+                    FROM lessons WHERE course_id = NEW.id AND \(staysDraft);
+                \(insert) SELECT 'enrollment', course_id, course_id, user_id, NULL, \(now) FROM enrollments
+                    WHERE course_id = NEW.id AND NOT (\(staysDraft) AND user_id NOT IN (OLD.teacher_id, NEW.teacher_id));
+                \(insert) SELECT 'progress', lesson_id, course_id, user_id, NULL, \(now) FROM progress
+                    WHERE course_id = NEW.id AND NOT (\(staysDraft) AND user_id NOT IN (OLD.teacher_id, NEW.teacher_id));
+            END;
+            """)
+    }
+
     /// Creates the log, its retention marker and the triggers that fill it.
     ///
     /// `draft_of` marks a change made entirely inside a draft course (before and after): only its
@@ -74,10 +116,6 @@ package enum ChangeLog {
             CREATE TRIGGER courses_change_insert AFTER INSERT ON courses BEGIN
                 \(insert) VALUES ('course', NEW.id, NEW.id, NULL, CASE WHEN NEW.published = 0 THEN NEW.teacher_id END, \(now));
             END;
-            CREATE TRIGGER courses_change_update AFTER UPDATE ON courses BEGIN
-                \(insert) VALUES ('course', NEW.id, NEW.id, NULL,
-                    CASE WHEN OLD.published = 0 AND NEW.published = 0 AND OLD.teacher_id = NEW.teacher_id THEN NEW.teacher_id END, \(now));
-            END;
             -- A course's lessons go before it (not by the cascade after it), so that their changes
             -- still see whether the course was a draft.
             CREATE TRIGGER courses_delete_lessons BEFORE DELETE ON courses BEGIN
@@ -86,16 +124,8 @@ package enum ChangeLog {
             CREATE TRIGGER courses_change_delete AFTER DELETE ON courses BEGIN
                 \(insert) VALUES ('course', OLD.id, OLD.id, NULL, CASE WHEN OLD.published = 0 THEN OLD.teacher_id END, \(now));
             END;
-            -- Who may see a course's lessons, enrollments and progress follows the course: when it
-            -- is published, unpublished or handed to another teacher, they change for the feed too.
-            CREATE TRIGGER courses_visibility_change AFTER UPDATE OF published, teacher_id ON courses
-            WHEN OLD.published IS NOT NEW.published OR OLD.teacher_id IS NOT NEW.teacher_id BEGIN
-                \(insert) SELECT 'lesson', id, course_id, NULL, NULL, \(now) FROM lessons WHERE course_id = NEW.id;
-                \(insert) SELECT 'enrollment', course_id, course_id, user_id, NULL, \(now) FROM enrollments WHERE course_id = NEW.id;
-                \(insert) SELECT 'progress', lesson_id, course_id, user_id, NULL, \(now) FROM progress WHERE course_id = NEW.id;
-            END;
-
             """)
+        try createCourseUpdateTriggers(db)
         let rowTables: [(table: String, entity: Entity, updateOf: String?, values: (String) -> String)] = [
             ("lessons", .lesson, nil, { "\($0).id, \($0).course_id, NULL, \(draftOf($0))" }),
             ("enrollments", .enrollment, nil, { "\($0).course_id, \($0).course_id, \($0).user_id, NULL" }),

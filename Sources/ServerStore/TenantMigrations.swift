@@ -127,6 +127,7 @@ package enum TenantMigrations {
         migrator.registerMigration("v8-search-prefixes", migrate: SearchIndexMigration.addCoursePrefixes)
         migrator.registerMigration("v9-search-merging", migrate: SearchIndexMigration.mergeSooner)
         migrator.registerMigration("v10-progress-order", migrate: ListIndexesMigration.addProgressIndex)
+        migrator.registerMigration("v11-draft-reassignment-audience", migrate: ChangeLog.migrateDraftReassignment)
         return migrator
     }
 }

@@ -16,6 +16,12 @@ struct DataTransferOptions {
         }
     }
 
+    /// Refuses an `--export-on-exit` destination the export would refuse, before the server starts.
+    func checkExportDestination() throws {
+        guard let exportOnExit else { return }
+        try DataExport.checkDestination(exportOnExit)
+    }
+
     /// Replaces the data directory's data with the export, or refuses naming the bad file (the
     /// server then does not start).
     func importIfAsked(into dataDirectory: URL) throws {

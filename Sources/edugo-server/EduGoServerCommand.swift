@@ -206,6 +206,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
         let transfer = try DataTransferOptions(
             importFrom: importFrom ?? environment["EDUGO_IMPORT"], exportOnExit: exportOnExit ?? environment["EDUGO_EXPORT_ON_EXIT"],
             inMemory: inMemory)
+        try transfer.checkExportDestination()
         try transfer.importIfAsked(into: dataDirectory)
         let tls = try loadTLS(files: files, development: tlsDevelopment, devMode: devMode, dataDirectory: dataDirectory)
         var configuration = ServerConfiguration(

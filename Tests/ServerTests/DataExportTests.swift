@@ -89,6 +89,34 @@ struct DataExportTests {
         }
     }
 
+    @Test("a folder that merely holds a file named manifest.json (a web app) is never replaced by an export")
+    func webAppWithAManifestIsNotReplaced() async throws {
+        try await withTemporaryDirectory { root in
+            let export = try await Self.makeExport(in: root)
+            let data = root.appendingPathComponent("data", isDirectory: true)
+            // Given a web app's folder: a PWA manifest, a page and a source folder
+            let app = root.appendingPathComponent("webapp", isDirectory: true)
+            try FileManager.default.createDirectory(at: app.appendingPathComponent("src"), withIntermediateDirectories: true)
+            try Data(#"{"name": "My PWA", "start_url": "/", "display": "standalone"}"#.utf8)
+                .write(to: app.appendingPathComponent("manifest.json"))
+            try Data("<!doctype html>".utf8).write(to: app.appendingPathComponent("index.html"))
+            try Data("console.log(1)".utf8).write(to: app.appendingPathComponent("src/app.js"))
+
+            // When an export is asked to go there, then it is refused and the folder is as it was
+            #expect(throws: DataTransferError.destinationNotAnExport(directory: app.path)) {
+                try DataExport.export(dataDirectory: data, to: app)
+            }
+            #expect(try Self.listing(of: app) == ["index.html", "manifest.json", "src", "src/app.js"])
+
+            // And an earlier export that has since been given a file its manifest does not list is refused too
+            try Data("mine".utf8).write(to: export.appendingPathComponent("notes.txt"))
+            #expect(throws: DataTransferError.destinationNotAnExport(directory: export.path)) {
+                try DataExport.export(dataDirectory: data, to: export)
+            }
+            #expect(FileManager.default.fileExists(atPath: export.appendingPathComponent("notes.txt").path))
+        }
+    }
+
     @Test("a file whose bytes do not match its SHA-256 is refused by name, and the data directory is as it was")
     func corruptFileIsRefused() async throws {
         try await Self.withImportedTarget { export, target in

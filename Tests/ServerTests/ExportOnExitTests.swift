@@ -109,6 +109,25 @@ struct ExportOnExitTests {
         }
     }
 
+    @Test("--export-on-exit naming a folder that is not an export stops the start, before anything is served, and leaves the folder alone")
+    func exportOnExitDestinationIsCheckedAtStart() async throws {
+        try await withTemporaryDirectory { root in
+            let data = root.appendingPathComponent("data", isDirectory: true)
+            let app = root.appendingPathComponent("webapp", isDirectory: true)
+            try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+            try Data(#"{"name": "My PWA"}"#.utf8).write(to: app.appendingPathComponent("manifest.json"))
+            try Data("<!doctype html>".utf8).write(to: app.appendingPathComponent("index.html"))
+
+            let refused = try await ServerProcess.runToExit([
+                "--port", "0", "--data-dir", data.path, "--export-on-exit", app.path,
+            ])
+            #expect(refused.status != nil && refused.status != 0, "the server started: \(refused.output)")
+            #expect(refused.output.contains("Refusing to export to"), "\(refused.output)")
+            #expect(!refused.output.contains("http://127.0.0.1"), "the server served before refusing: \(refused.output)")
+            #expect(try DataExportTests.listing(of: app) == ["index.html", "manifest.json"])
+        }
+    }
+
     /// Polls (bounded) for the hidden folder an export of `export` is written in, while `server` runs.
     static func waitForStaging(of export: URL, in root: URL, while server: ServerProcess) async throws -> String? {
         let prefix = DataExport.stagingPrefix(of: export)

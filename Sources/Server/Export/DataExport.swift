@@ -20,7 +20,7 @@ public enum DataExport {
     ///
     /// - Parameters:
     ///   - dataDirectory: A server's `--data-dir`.
-    ///   - destination: A missing or empty folder, or an earlier export (it has a `manifest.json`).
+    ///   - destination: A missing or empty folder, or an earlier export (see ``checkDestination(_:)``).
     ///   - now: Dates the manifest.
     /// - Returns: The manifest written.
     /// - Throws: ``DataTransferError`` (the destination is as it was), or the file system's error.
@@ -117,14 +117,28 @@ public enum DataExport {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
-    /// An export replaces its destination as a whole, so the destination must be missing, empty,
-    /// or an earlier export: never a folder of other things.
-    private static func checkDestination(_ destination: URL) throws {
+    /// Checks that an export may be written to `destination`: an export replaces its destination
+    /// as a whole, so it must be missing, an empty folder, or an earlier export — a folder whose
+    /// `manifest.json` parses as an EduGo export's (in a format this server reads) and that holds
+    /// nothing the manifest does not list. A folder that merely holds a file named
+    /// `manifest.json` (a web app, a browser extension) is never replaced.
+    ///
+    /// `--export-on-exit` calls it at start too, so a destination it would refuse stops the
+    /// server before it serves anything rather than when it exits.
+    /// - Parameter destination: Where an export is to be written.
+    /// - Throws: ``DataTransferError/destinationNotAnExport(directory:)``.
+    public static func checkDestination(_ destination: URL) throws {
+        let destination = destination.standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: destination.path, isDirectory: &isDirectory) else { return }
-        guard isDirectory.boolValue else { throw DataTransferError.destinationNotAnExport(directory: destination.path) }
-        let contents = (try? FileManager.default.contentsOfDirectory(atPath: destination.path)) ?? []
-        guard contents.isEmpty || contents.contains(ExportManifest.fileName) else {
+        guard isDirectory.boolValue,
+            let contents = try? FileManager.default.contentsOfDirectory(atPath: destination.path)
+        else { throw DataTransferError.destinationNotAnExport(directory: destination.path) }
+        guard !contents.isEmpty else { return }
+        do {
+            let manifest = try ExportFolder.readManifest(in: destination)
+            _ = try ExportFolder.checkListing(of: destination, against: manifest)
+        } catch {
             throw DataTransferError.destinationNotAnExport(directory: destination.path)
         }
     }

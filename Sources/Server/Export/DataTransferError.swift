@@ -3,7 +3,8 @@
 public enum DataTransferError: Error, Equatable, CustomStringConvertible {
     /// The data directory to export holds no EduGo data.
     case noData(directory: String)
-    /// The export destination exists, is not empty and is not an earlier export.
+    /// The export destination exists, is not empty and is not an earlier export (no `manifest.json`
+    /// of an EduGo export, or files the manifest does not list).
     case destinationNotAnExport(directory: String)
     /// The folder to import has no `manifest.json`.
     case notAnExport(directory: String)
@@ -31,8 +32,9 @@ public enum DataTransferError: Error, Equatable, CustomStringConvertible {
         case .noData(let directory):
             "\(directory) holds no EduGo data (no registry.sqlite): nothing to export."
         case .destinationNotAnExport(let directory):
-            "Refusing to export to \(directory): it is neither empty nor an earlier export (no manifest.json), "
-                + "and an export replaces its destination as a whole. Choose another folder."
+            "Refusing to export to \(directory): it is neither empty nor an earlier export (a manifest.json of an "
+                + "EduGo export listing everything the folder holds), and an export replaces its destination as a whole. "
+                + "Choose another folder."
         case .notAnExport(let directory):
             "\(directory) is not an EduGo export: it has no manifest.json. Nothing was imported."
         case .unreadableManifest(let reason):

@@ -113,10 +113,10 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
             configured: configuration.maxOpenTenants, limit: DescriptorBudget.processLimit()),
         pageCacheCapacity: configuration.pageCacheCapacity, now: configuration.now,
         transactionObserver: transactionObserver, changeHub: changeHub, snapshots: snapshots)
-    try await StartupChecks.handleDemoTenants(configuration, tenants: tenants, logger: logger)
     let passwords = PasswordHasher(
         cost: configuration.passwordHashCost, maxConcurrent: configuration.maxConcurrentPasswordHashes,
         maxWaiting: configuration.maxWaitingPasswordHashes)
+    try await StartupChecks.handleDemoTenants(configuration, tenants: tenants, passwords: passwords, logger: logger)
     try await seedTenants(configuration, into: tenants, passwords: passwords, logger: logger)
     let tokens = await TokenService(signingKey: signingKey, configuration: configuration)
     let mailbox = configuration.devMode ? DevMailbox() : nil

@@ -128,6 +128,10 @@ package enum TenantMigrations {
         migrator.registerMigration("v9-search-merging", migrate: SearchIndexMigration.mergeSooner)
         migrator.registerMigration("v10-progress-order", migrate: ListIndexesMigration.addProgressIndex)
         migrator.registerMigration("v11-draft-reassignment-audience", migrate: ChangeLog.migrateDraftReassignment)
+        // The password a seed published, beside its hash: an account reset to it is still found.
+        migrator.registerMigration("v12-published-passwords") { db in
+            try db.alter(table: "published_credentials") { t in t.add(column: "password", .text) }
+        }
         return migrator
     }
 }

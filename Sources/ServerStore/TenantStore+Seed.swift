@@ -10,6 +10,9 @@ package struct SeedRows: Sendable {
     package var lessons: [LessonRecord] = []
     package var enrollments: [EnrollmentRecord] = []
     package var progress: [ProgressRecord] = []
+    /// The password each seeded account (by ``UserRecord/id``) is published with, kept beside its
+    /// hash so that an account later reset to the same password is still found.
+    package var publishedPasswords: [String: String] = [:]
 
     package init() {}
 }
@@ -79,8 +82,8 @@ extension TenantStore {
             }
             try user.insert(db)
             try db.execute(
-                sql: "INSERT INTO published_credentials (user_id, password_hash) VALUES (?, ?)",
-                arguments: [user.id, user.passwordHash])
+                sql: "INSERT INTO published_credentials (user_id, password_hash, password) VALUES (?, ?, ?)",
+                arguments: [user.id, user.passwordHash, rows.publishedPasswords[user.id]])
             counts.users += 1
         }
         if !unhashed.isEmpty { throw MissingPasswordHashes(emailKeys: unhashed) }
@@ -148,4 +151,27 @@ extension TenantStore {
             return published + known
         }
     }
+
+    /// The accounts whose password hash is no longer the one their seed published, with the
+    /// password that was published: bcrypt salts every hash, so an account reset to its published
+    /// password has a new hash, and only trying the password tells (see `StartupChecks`).
+    package func changedPublishedCredentials() async throws -> [PublishedCredential] {
+        try await database.writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT published_credentials.password AS password, users.password_hash AS hash
+                    FROM users JOIN published_credentials ON published_credentials.user_id = users.id
+                    WHERE published_credentials.password IS NOT NULL
+                    AND published_credentials.password_hash != users.password_hash
+                    """
+            ).map { PublishedCredential(password: $0["password"], currentHash: $0["hash"]) }
+        }
+    }
+}
+
+/// A password a seed published for an account, and the account's current password hash.
+package struct PublishedCredential: Sendable, Equatable {
+    package var password: String
+    package var currentHash: String
 }

@@ -51,4 +51,23 @@ import Testing
             of: "student1@demo.edugo.dev", in: store, to: try await PasswordHasher(cost: 4).hash("Brand-New-Pass-1"))
         #expect(try await store.publishedAccountCount(emailKeys: []) == seeded - 1)
     }
+
+    @Test("an account reset to the very password its seed published still counts: the published password is tried, not only its hash")
+    func resetToThePublishedPasswordStillCounts() async throws {
+        // Given the demo tenant, every account seeded with a published password
+        let database = try await TenantStoreTests.demoTenant()
+        let store = TenantStore(database)
+        let hasher = PasswordHasher(cost: 4)
+        let seeded = try await StartupChecks.publishedAccountCount(in: store, emailKeys: [], passwords: hasher)
+        #expect(seeded == DemoAccount.seeded.filter { $0.tenant == "demo" }.count)
+
+        // When one resets to its published password (a new salt, so a new hash) and another to a password of its own
+        try await LoginResetRaceTests.resetPassword(
+            of: "student1@demo.edugo.dev", in: store, to: try await hasher.hash("Demo-Student-2026"))
+        try await LoginResetRaceTests.resetPassword(
+            of: "student2@demo.edugo.dev", in: store, to: try await hasher.hash("Brand-New-Pass-1"))
+
+        // Then the first still counts, and only the second does not
+        #expect(try await StartupChecks.publishedAccountCount(in: store, emailKeys: [], passwords: hasher) == seeded - 1)
+    }
 }

@@ -74,6 +74,7 @@ struct Seeder {
                 createdAt: created, updatedAt: created)
             user.refreshDerivedColumns()
             rows.users.append(user)
+            rows.publishedPasswords[id] = seed.password
         }
         var courseIDs: [String: String] = [:]
         var lessonIDs: [String: [String: String]] = [:]

@@ -36,13 +36,14 @@ enum StartupChecks {
     /// published password (and `demo` and `acme` in any case); then refuses a non-loopback host
     /// while any such tenant is left.
     static func handleDemoTenants(
-        _ configuration: ServerConfiguration, tenants: TenantRegistry, logger: Logger
+        _ configuration: ServerConfiguration, tenants: TenantRegistry, passwords: PasswordHasher, logger: Logger
     ) async throws {
         let networked = !HostAddress.isLoopback(configuration.host)
         guard configuration.dropDemoTenants || networked else { return }
         let emailKeys = seedCatalogEmailKeys
         for id in try await tenants.tenantIDs() {
-            let published = try await tenants.store(for: id).publishedAccountCount(emailKeys: emailKeys)
+            let published = try await publishedAccountCount(
+                in: tenants.store(for: id), emailKeys: emailKeys, passwords: passwords)
             guard published > 0 || (configuration.dropDemoTenants && demoTenantIDs.contains(id)) else { continue }
             if configuration.dropDemoTenants {
                 _ = try await tenants.deleteTenant(id)
@@ -51,5 +52,19 @@ enum StartupChecks {
                 throw StartupError.demoAccountsOnNetwork(host: configuration.host)
             }
         }
+    }
+
+    /// How many accounts of `store` anyone could sign in to with a published password: those
+    /// holding their seeded hash or one of `emailKeys` (``TenantStore/publishedAccountCount(emailKeys:)``),
+    /// and those whose changed hash the published password still opens (tried with bcrypt, so an
+    /// account reset to the very password its seed published is found).
+    static func publishedAccountCount(
+        in store: TenantStore, emailKeys: [String], passwords: PasswordHasher
+    ) async throws -> Int {
+        var count = try await store.publishedAccountCount(emailKeys: emailKeys)
+        for credential in try await store.changedPublishedCredentials() {
+            if try await passwords.verify(credential.password, hash: credential.currentHash) { count += 1 }
+        }
+        return count
     }
 }

@@ -25,12 +25,19 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
 
     let deps = try await makeDependencies(configuration, logger: logger)
     let router = buildRouter(deps)
+    let maxConnections = DescriptorBudget.connectionCap(
+        configured: configuration.maxConnections, limit: DescriptorBudget.processLimit())
+    if maxConnections < configuration.maxConnections {
+        logger.notice(
+            "connections capped by the descriptor limit (ulimit -n)",
+            metadata: ["max_connections": .stringConvertible(maxConnections)])
+    }
     var app = Application(
         router: router,
         server: try serverBuilder(configuration),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: nil,
-            availableConnectionsDelegate: .maximum(configuration.maxConnections, logger: logger)),
+            availableConnectionsDelegate: .maximum(maxConnections, logger: logger)),
         onServerRunning: { channel in
             await configuration.onServerRunning?(channel.localAddress?.port ?? configuration.port)
         },

@@ -151,6 +151,44 @@ struct ConnectionLimitTests {
         }
     }
 
+    @Test("under ulimit -n 80, 70 idle connections leave descriptors for a new tenant's pool, and the server does not spin")
+    func idleConnectionsLeaveDescriptorsForTenants() async throws {
+        try await withTemporaryDirectory { directory in
+            let server = try await ServerProcess.launch(
+                dataDirectory: directory, arguments: ["--idle-timeout", "60"], fileLimit: 80)
+            try await running(server) { _ in
+                // Given a connection accepted and served first
+                let control = try RawConnection(port: server.port)
+                try #require(try control.exchange("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") == 200)
+
+                // When 70 more connect and stay silent
+                let idle = try (0..<70).map { _ in try RawConnection(port: server.port) }
+                try await Task.sleep(for: .seconds(1))
+
+                // Then the server uses little CPU meanwhile (an accept loop out of descriptors spun)
+                let before = try #require(server.cpuSeconds)
+                try await Task.sleep(for: .seconds(3))
+                let used = try #require(server.cpuSeconds) - before
+                #expect(used < 1.5, "the server used \(used) s of CPU in 3 s while idle connections waited")
+
+                // And a new tenant, whose pool needs descriptors, is created over the first connection
+                let created = try control.exchange(
+                    "POST /__dev/tenants HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n", timeout: .seconds(20))
+                #expect(created == 201)
+                _ = idle
+            }
+        }
+    }
+
+    @Test("the connection cap follows the descriptor limit: what the tenants' quarter leaves, less 16 for the rest")
+    func connectionCapFollowsTheLimit() {
+        #expect(DescriptorBudget.connectionCap(configured: 512, limit: 80) == 16)
+        #expect(DescriptorBudget.connectionCap(configured: 512, limit: 1024) == 240)
+        #expect(DescriptorBudget.connectionCap(configured: 512, limit: 65536) == 512)
+        #expect(DescriptorBudget.connectionCap(configured: 3, limit: 80) == 3)
+        #expect(DescriptorBudget.connectionCap(configured: 512, limit: nil) == 512)
+    }
+
     @Test("the open-tenant cap follows the descriptor limit: a quarter (at least 32) kept back, 15 per tenant")
     func openTenantCapFollowsTheLimit() {
         #expect(DescriptorBudget.openTenantCap(configured: 32, limit: 64) == 2)

@@ -111,6 +111,18 @@ final class ServerProcess {
         return (process.terminationStatus, stdout.value + stderr.value)
     }
 
+    /// The CPU time (user and system) the process has used so far, from `/proc/<pid>/stat`;
+    /// `nil` where there is no `/proc`.
+    var cpuSeconds: Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return nil }
+        // After the command's closing parenthesis: state is field 3, utime 14 and stime 15.
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// SIGTERM, then waits for the exit; falls back to SIGKILL after the timeout.
     /// - Returns: Whether the process exited on its own with status 0.
     @discardableResult

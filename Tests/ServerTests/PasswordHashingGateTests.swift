@@ -54,4 +54,30 @@ import Testing
             #expect(try await client.login(.demoAdmin).status == .ok)
         }
     }
+
+    @Test("the passwords of a POST /__dev/tenants body are hashed through the gate: past it, 503 hashing_busy")
+    func devTenantBodiesPassTheGate() async throws {
+        var configuration = ServerConfiguration.testing()
+        configuration.passwordHashCost = 12
+        configuration.maxConcurrentPasswordHashes = 1
+        configuration.maxWaitingPasswordHashes = 0
+        try await withServer(configuration) { client in
+            // Given six tenant bodies at once, each with three accounts of their own passwords (cost-12 bcrypt each)
+            let responses = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+                for index in 0..<6 {
+                    let users = (0..<3).map { user in
+                        #"{"email": "u\#(user)@gate\#(index).test", "password": "Gate-Pass-\#(index)-\#(user)", "role": "student"}"#
+                    }
+                    let body = #"{"name": "Gate \#(index)", "users": [\#(users.joined(separator: ", "))]}"#
+                    group.addTask { try await client.send(.post, "/__dev/tenants", json: body) }
+                }
+                return try await group.reduce(into: [TestResponse]()) { $0.append($1) }
+            }
+            // Then those that found the one slot taken are refused at once, as a login would be
+            let busy = responses.filter { $0.status == .serviceUnavailable }
+            #expect(!busy.isEmpty, "statuses: \(responses.map(\.status))")
+            for response in busy { try expectProblem(response, .serviceUnavailable, "hashing_busy") }
+            #expect(responses.allSatisfy { $0.status == .created || $0.status == .serviceUnavailable })
+        }
+    }
 }

@@ -73,10 +73,10 @@ struct DevRoutes {
     @Sendable func createTenant(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         try await deps.rateLimiter.consume(
             .devTenants(context.clientAddress), deps.configuration.rateLimits.devTenantsPerAddress)
-        let fixture = try await Self.fixture(of: request, limit: deps.bodyLimit)
+        let (fixture, fromBody) = try await Self.fixture(of: request, limit: deps.bodyLimit)
         let suffix = SecureToken.hash(SecureToken.generate()).prefix(12)
         guard let id = TenantID("t-\(suffix)") else { throw APIError.internalError }
-        let seeder = Seeder(passwords: deps.passwords, now: deps.now)
+        let seeder = Seeder(passwords: deps.passwords, now: deps.now, passwordsFromRequest: fromBody)
         _ = try await deps.tenants.createTenant(id, name: fixture.name ?? "Test tenant \(suffix)") { store in
             try await seeder.seed(fixture, into: store, tenantID: id)
         }
@@ -87,15 +87,15 @@ struct DevRoutes {
     }
 
     /// The tenant a `POST /__dev/tenants` describes: its JSON body, or the built-in fixture when
-    /// it sends neither a body nor a `Content-Type`.
-    static func fixture(of request: Request, limit: Int) async throws -> SeedDescription.Tenant {
+    /// it sends neither a body nor a `Content-Type`; `fromBody` says which.
+    static func fixture(of request: Request, limit: Int) async throws -> (tenant: SeedDescription.Tenant, fromBody: Bool) {
         let length = request.headers[.contentLength].flatMap(Int.init)
         if request.headers[.contentType] == nil, length == nil || length == 0, request.headers[.transferEncoding] == nil {
-            return try BundledSeeds.testTenant
+            return (try BundledSeeds.testTenant, false)
         }
         let (_, object) = try await RequestBody.readObject(from: request, limit: limit)
         do {
-            return try SeedDescription.Tenant.parse(body: object)
+            return (try SeedDescription.Tenant.parse(body: object), true)
         } catch let invalid as SeedValidationError {
             throw invalid.apiError
         }

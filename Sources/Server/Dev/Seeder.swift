@@ -10,6 +10,11 @@ import Logging
 struct Seeder {
     let passwords: PasswordHasher
     let now: Date
+    /// The passwords come from a request (a `POST /__dev/tenants` body): each is hashed through
+    /// the server-wide bcrypt gate (`503 hashing_busy` when it is full) and not remembered.
+    /// Otherwise (the built-in seeds, a `--seed` file) each distinct password is hashed once per
+    /// process, outside the gate: no request chooses them.
+    var passwordsFromRequest = false
 
     /// Seeds every tenant of `description` (validated as a whole before this is called).
     func seed(_ description: SeedDescription, into tenants: TenantRegistry, logger: Logger) async throws {
@@ -52,7 +57,11 @@ struct Seeder {
         var hashes: [String: String] = [:]
         for (index, user) in tenant.users.enumerated() where emailKeys.contains(rows.users[index].emailKey) {
             if hashes[user.password] == nil {
-                hashes[user.password] = await passwords.hashOnce(user.password)
+                if passwordsFromRequest {
+                    hashes[user.password] = try await passwords.hash(user.password)
+                } else {
+                    hashes[user.password] = await passwords.hashOnce(user.password)
+                }
             }
             rows.users[index].passwordHash = hashes[user.password] ?? ""
         }

@@ -135,4 +135,14 @@ import Testing
             #expect(changed.headers[.eTag] != tag)
         }
     }
+
+    @Test("page keys never collide: a search text and a cursor id holding the separator give different keys")
+    func keysAreUnambiguous() {
+        // The same bytes joined with NUL: a search `q\0 20\0 1\0 5/x` on page 1 against `q` after `5/x\0 20\0 1\0`
+        let searched = ["courses", "student", "", "q\u{0}20\u{0}1\u{0}5/x", "20", "1", ""]
+        let continued = ["courses", "student", "", "q", "20", "1", "5/x\u{0}20\u{0}1\u{0}"]
+        #expect(searched.joined(separator: "\u{0}") == continued.joined(separator: "\u{0}"))
+        #expect(CachedPage.key(searched) != CachedPage.key(continued))
+        #expect(CachedPage.key(["a", "b"]) == CachedPage.key(["a", "b"]))
+    }
 }

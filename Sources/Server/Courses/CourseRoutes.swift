@@ -33,10 +33,10 @@ struct CourseRoutes {
         case .teacher: "teacher:\(identity.userID)"
         case .admin: "admin"
         }
-        let key = [
+        let key = CachedPage.key([
             "courses", audience, category ?? "", query ?? "", String(pagination.limit), String(pagination.page),
             pagination.after.map { "\($0.timestamp)/\($0.id)" } ?? "",
-        ].joined(separator: "\u{0}")
+        ])
         return try await CachedPage.respond(request, cache: identity.store.database.pages, key: key) {
             try await identity.store.coursePage(visibleTo: identity, category: category, query: query, pagination: pagination)
                 .map(CourseResponse.init)

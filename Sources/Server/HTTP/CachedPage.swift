@@ -30,6 +30,13 @@ enum CachedPage {
         }
     }
 
+    /// A cache key made of `parts`, each preceded by its length in bytes: two different lists
+    /// never give the same key, whatever bytes a part holds (a search text or a cursor's id may
+    /// hold the separator a plain join would use).
+    static func key(_ parts: [String]) -> String {
+        parts.map { "\($0.utf8.count):\($0)" }.joined()
+    }
+
     /// `"p-<16 hex digits of the body's SHA-256>"`: strong, and distinct from a resource's version tag.
     static func entityTag(of body: Data) -> String {
         "\"p-\(SHA256.hash(data: body).prefix(8).hexDigits)\""

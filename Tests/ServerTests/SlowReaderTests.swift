@@ -12,6 +12,15 @@ struct SlowReaderTests {
     /// Twenty pipelined requests for the API description (about 230 KB each), sent at once.
     static let pipelinedSpecRequests = String(repeating: "GET /openapi.yaml HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", count: 20)
 
+    /// The bodies of the twenty answers alone: a connection the server gave up on delivers less
+    /// (what the kernel had buffered), one that was only waiting delivers them all once read.
+    static var twentySpecBodies: Int {
+        get throws {
+            let spec = DevConsoleDataTests.repositoryRoot.appendingPathComponent("Sources/Server/Resources/openapi.yaml")
+            return 20 * (try Data(contentsOf: spec).count)
+        }
+    }
+
     @Test("--max-connections 5: five clients that pipeline 20 GET /openapi.yaml and never read are closed, and a sixth is served")
     func nonReadingClientsReleaseTheCap() async throws {
         try await withTemporaryDirectory { directory in
@@ -36,7 +45,17 @@ struct SlowReaderTests {
                 let waited = ContinuousClock.now - started
                 #expect(status == 200, "the sixth client was not served within 20 s")
                 #expect(waited < .seconds(12), "waited \(waited)")
-                _ = stuck
+
+                // And each of the five was closed by the server before its answers were all
+                // written (some would also close once the kernel took all their bytes: the
+                // sixth being served alone does not show that every stalled one ends)
+                let full = try Self.twentySpecBodies
+                for connection in stuck {
+                    let arrived = await connection.arrivals(timeout: .seconds(30))
+                    let received = arrived.pieces.reduce(0) { $0 + $1.bytes.count }
+                    #expect(arrived.closed)
+                    #expect(received < full, "all twenty answers arrived (\(received) bytes): the connection was only waiting")
+                }
                 #expect(await server.stop())
             } catch {
                 await server.kill()

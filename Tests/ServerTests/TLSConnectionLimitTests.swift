@@ -123,7 +123,15 @@ struct TLSConnectionLimitTests {
                 let waited = ContinuousClock.now - started
                 #expect(answer.status == 200)
                 #expect(waited < .seconds(12), "waited \(waited)")
-                for connection in stuck { await connection.close() }
+
+                // And each of the five was closed before its answers were all written
+                let full = try SlowReaderTests.twentySpecBodies
+                for connection in stuck {
+                    let drained = await connection.drain(timeout: .seconds(30))
+                    #expect(drained.closed)
+                    #expect(drained.bytes < full, "all twenty answers arrived (\(drained.bytes) bytes): the connection was only waiting")
+                    await connection.close()
+                }
                 #expect(await server.stop())
             } catch {
                 await server.kill()

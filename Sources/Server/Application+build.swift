@@ -140,6 +140,8 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
         idempotency: IdempotencyCoordinator(
             retention: configuration.idempotencyRetention, now: configuration.now, metrics: metrics),
         media: try MediaDirectory(dataDirectory: configuration.storage.dataDirectory),
+        // Derived from the signing key, which the data directory keeps: cursors outlive a restart.
+        cursors: CursorSeal(secret: Data(signingKey.privateKey.pemRepresentation.utf8)),
         logger: logger)
     deps.faults = faults
     deps.clock = clock

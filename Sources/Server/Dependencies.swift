@@ -17,6 +17,8 @@ struct Dependencies: Sendable {
     let idempotency: IdempotencyCoordinator
     /// Where lesson media files live.
     let media: MediaDirectory
+    /// Seals the change feed's cursors and opens the ones clients send back.
+    let cursors: CursorSeal
     /// The open live event streams, told of every commit.
     var changeHub = ChangeHub()
     let logger: Logger

@@ -24,14 +24,14 @@ package enum FeedChange: Sendable {
 /// One page of the change feed.
 package struct ChangeFeedPage: Sendable {
     package var changes: [FeedChange]
-    /// Where the next pull starts (opaque).
-    package var cursor: String
+    /// Where the next pull starts (the HTTP layer seals it).
+    package var cursor: ChangeCursor
     /// Whether more changes wait after ``cursor``: pull again at once.
     package var hasMore: Bool
     /// Whether the next page continues the base sync this page belongs to.
     package var baseContinues = false
 
-    package init(changes: [FeedChange], cursor: String, hasMore: Bool, baseContinues: Bool = false) {
+    package init(changes: [FeedChange], cursor: ChangeCursor, hasMore: Bool, baseContinues: Bool = false) {
         self.changes = changes
         self.cursor = cursor
         self.hasMore = hasMore

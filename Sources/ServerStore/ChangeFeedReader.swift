@@ -15,12 +15,20 @@ package struct ChangeFeedReader {
         self.identity = identity
     }
 
-    package typealias Mint = (_ seq: Int64, _ base: ChangeCursor.BasePosition?) -> String
+    package typealias Mint = (_ seq: Int64, _ base: ChangeCursor.BasePosition?) -> ChangeCursor
+
+    /// The most sequence numbers one delta page reads from the log. A page reads the changes in
+    /// `(seq, seq + window]` (and at most its limit of entities among them), so its cost follows
+    /// the page, never the length of the log behind an old cursor; a page that reached the end
+    /// of its window with more log after it answers `has_more` with a cursor at the window's end,
+    /// possibly with no change the caller may see.
+    package static let window: Int64 = 2_000
 
     /// The entities changed after `seq`, each collapsed to its current state, oldest change first.
     package func deltaPage(after seq: Int64, head: Int64, limit: Int, mint: Mint) throws -> ChangeFeedPage {
-        guard seq <= head else { throw StoreError.cursorExpired }
-        let statement = Self.deltaStatement(after: seq, audience: ChangeAudience(identity), limit: limit + 1)
+        guard seq <= head else { throw StoreError.cursorExpired(.retention) }
+        let end = min(head, seq + Self.window)
+        let statement = Self.deltaStatement(after: seq, through: end, audience: ChangeAudience(identity), limit: limit + 1)
         let rows = try Row.fetchAll(db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
         let hasMore = rows.count > limit
         let taken = rows.prefix(limit)
@@ -33,22 +41,24 @@ package struct ChangeFeedReader {
         let changes = keys.map { key in
             current[Key(key.entity, key.id)] ?? .deleted(key.entity, id: key.id, courseID: key.courseID)
         }
-        let next: Int64 = hasMore ? (taken.last?["last"] ?? seq) : head
-        return ChangeFeedPage(changes: changes, cursor: mint(next, nil), hasMore: hasMore)
+        let next: Int64 = hasMore ? (taken.last?["last"] ?? seq) : end
+        return ChangeFeedPage(changes: changes, cursor: mint(next, nil), hasMore: hasMore || end < head)
     }
 
-    /// The entities changed after `seq` that `audience` hears of, one row per entity with the
-    /// columns of its latest change (SQLite's bare columns of `MAX`), oldest first: a seek on the
-    /// primary key from `seq`, never a walk of the whole log.
-    package static func deltaStatement(after seq: Int64, audience: ChangeAudience, limit: Int) -> (sql: String, arguments: StatementArguments) {
+    /// The entities changed in `(seq, end]` that `audience` hears of, one row per entity with the
+    /// columns of its latest change (SQLite's bare columns of `MAX`), oldest first: a range seek
+    /// on the primary key, never a walk of the whole log.
+    package static func deltaStatement(
+        after seq: Int64, through end: Int64, audience: ChangeAudience, limit: Int
+    ) -> (sql: String, arguments: StatementArguments) {
         let condition = audience.sql
         return (
             """
             SELECT entity, entity_id, course_id, MAX(seq) AS last FROM changes
-            WHERE seq > ? AND \(condition.condition)
+            WHERE seq > ? AND seq <= ? AND \(condition.condition)
             GROUP BY entity, entity_id, user_id ORDER BY last LIMIT ?
             """,
-            [seq] + condition.arguments + [limit]
+            [seq, end] + condition.arguments + [limit]
         )
     }
 
@@ -58,14 +68,14 @@ package struct ChangeFeedReader {
         from position: ChangeCursor.BasePosition?, snapshot: Int64, head: Int64, limit: Int, mint: Mint
     ) throws -> ChangeFeedPage {
         let kinds = ChangeLog.Entity.allCases
-        var index = position.flatMap { ChangeLog.Entity(rawValue: $0.entity) }.flatMap { kinds.firstIndex(of: $0) } ?? 0
+        var index = position.flatMap { kinds.firstIndex(of: $0.entity) } ?? 0
         var after = position?.after ?? ""
         var changes: [FeedChange] = []
         while index < kinds.count {
             let remaining = limit - changes.count
             guard remaining > 0 else {
                 return ChangeFeedPage(
-                    changes: changes, cursor: mint(snapshot, .init(entity: kinds[index].rawValue, after: after)), hasMore: true,
+                    changes: changes, cursor: mint(snapshot, .init(entity: kinds[index], after: after)), hasMore: true,
                     baseContinues: true)
             }
             let batch = try baseRows(kinds[index], after: after, limit: remaining + 1)
@@ -73,7 +83,7 @@ package struct ChangeFeedReader {
                 changes += batch.prefix(remaining)
                 let last = changes.last?.key.id ?? after
                 return ChangeFeedPage(
-                    changes: changes, cursor: mint(snapshot, .init(entity: kinds[index].rawValue, after: last)), hasMore: true,
+                    changes: changes, cursor: mint(snapshot, .init(entity: kinds[index], after: last)), hasMore: true,
                     baseContinues: true)
             }
             changes += batch

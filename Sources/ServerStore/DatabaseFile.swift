@@ -69,4 +69,17 @@ package enum DatabaseFile {
         defer { try? queue.close() }
         return try queue.read { db in try String.fetchAll(db, sql: "SELECT id FROM tenants ORDER BY id") }
     }
+
+    /// Clears the timeline of the tenant database at `url` (an imported copy), so the server
+    /// mints a new one when it first opens it: the import replaced the tenant's history, and a
+    /// device's cursor of the exported server must answer `timeline_changed`, never a page.
+    /// A database from before timelines has none to clear.
+    package static func forgetTimeline(at url: URL) throws {
+        let queue = try DatabaseQueue(path: url.path)
+        defer { try? queue.close() }
+        try queue.write { db in
+            guard try db.columns(in: "change_log").contains(where: { $0.name == "timeline" }) else { return }
+            try db.execute(sql: "UPDATE change_log SET timeline = ''")
+        }
+    }
 }

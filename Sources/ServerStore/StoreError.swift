@@ -25,8 +25,8 @@ package enum StoreError: Error, Sendable {
     case idempotencyInProgress
     /// A change-feed cursor minted for another tenant or user.
     case invalidCursor
-    /// A change-feed cursor older than what the feed keeps, or minted for another role.
-    case cursorExpired
+    /// A change-feed cursor that can no longer be read from: a base sync puts the client right.
+    case cursorExpired(CursorExpiry)
     /// An email token (verification or password reset) that is unknown, used or expired.
     case invalidEmailToken
     /// A snapshot whose copy is gone.
@@ -65,6 +65,17 @@ package enum StoreError: Error, Sendable {
         case teacherOwnsCoursesDeleted
         /// The tenant keeps at least one admin.
         case lastAdmin
+    }
+
+    /// Why a change-feed cursor expired (the problem's `reason`).
+    package enum CursorExpiry: String, Sendable {
+        /// The changes after it are older than the retention window (or it stands past the log's head).
+        case retention = "retention_exceeded"
+        /// The caller's role changed since it was minted.
+        case roleChanged = "role_changed"
+        /// The tenant's data was replaced (snapshot restore, import, tenant re-created) since it
+        /// was minted: it names another ``ChangeTimeline``.
+        case timelineChanged = "timeline_changed"
     }
 }
 

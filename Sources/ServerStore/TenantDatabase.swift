@@ -66,6 +66,8 @@ package struct TenantDatabase: Sendable {
             writer = try DatabaseQueue(configuration: configuration)
         }
         try TenantMigrations.migrator.migrate(writer)
+        // A new database (or an imported one) starts its own history.
+        try ChangeTimeline.mintIfMissing(writer, now: now())
         writer.add(transactionObserver: LiveSessionCache.Invalidator(caches.liveSessions), extent: .databaseLifetime)
         if let commitListener {
             writer.add(transactionObserver: CommitObserver(tenant: tenantID, listener: commitListener), extent: .databaseLifetime)

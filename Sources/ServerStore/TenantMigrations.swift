@@ -132,6 +132,7 @@ package enum TenantMigrations {
         migrator.registerMigration("v12-published-passwords") { db in
             try db.alter(table: "published_credentials") { t in t.add(column: "password", .text) }
         }
+        migrator.registerMigration("v13-timeline", migrate: ChangeTimeline.migrate)
         return migrator
     }
 }

@@ -14,27 +14,30 @@ extension TenantStore {
     /// - Parameters:
     ///   - horizon: Changes logged before it are pruned; a cursor older than the pruned ones is expired.
     /// - Throws: ``StoreError/invalidCursor`` for a cursor minted for another tenant or user,
-    ///   ``StoreError/cursorExpired`` for one older than the retention window or minted for another role.
+    ///   ``StoreError/cursorExpired(_:)`` for one older than the retention window, minted for
+    ///   another role, or of another timeline.
     package func changes(
         after cursor: ChangeCursor?, visibleTo identity: Identity, limit: Int, horizon: Date
     ) async throws -> ChangeFeedPage {
         if let cursor {
             guard cursor.tenant == tenantID.rawValue, cursor.user == identity.userID else { throw StoreError.invalidCursor }
-            guard cursor.role == identity.role.rawValue else { throw StoreError.cursorExpired }
+            guard cursor.role == identity.role.rawValue else { throw StoreError.cursorExpired(.roleChanged) }
         }
         try await pruneChanges(before: horizon)
         return try database.read { db in
+            let timeline = try ChangeTimeline.current(db).id
+            if let cursor, cursor.timeline != timeline { throw StoreError.cursorExpired(.timelineChanged) }
             let prunedThrough = try Int64.fetchOne(db, sql: "SELECT pruned_through FROM change_log") ?? 0
-            if let cursor, cursor.seq < prunedThrough { throw StoreError.cursorExpired }
+            if let cursor, cursor.seq < prunedThrough { throw StoreError.cursorExpired(.retention) }
             let head = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'") ?? 0
             let feed = ChangeFeedReader(db: db, identity: identity)
-            guard let cursor, cursor.base == nil else {
-                return try feed.basePage(
-                    from: cursor?.base, snapshot: cursor?.seq ?? head, head: head, limit: limit,
-                    mint: { self.cursor(for: identity, seq: $0, base: $1) })
+            let mint: ChangeFeedReader.Mint = { seq, base in
+                self.cursor(for: identity, timeline: timeline, seq: seq, base: base)
             }
-            return try feed.deltaPage(
-                after: cursor.seq, head: head, limit: limit, mint: { seq, _ in self.cursor(for: identity, seq: seq, base: nil) })
+            guard let cursor, cursor.base == nil else {
+                return try feed.basePage(from: cursor?.base, snapshot: cursor?.seq ?? head, head: head, limit: limit, mint: mint)
+            }
+            return try feed.deltaPage(after: cursor.seq, head: head, limit: limit, mint: mint)
         }
     }
 
@@ -62,24 +65,26 @@ extension TenantStore {
         }
     }
 
-    private func cursor(for identity: Identity, seq: Int64, base: ChangeCursor.BasePosition?) -> String {
-        ChangeCursor(tenant: tenantID.rawValue, user: identity.userID, role: identity.role.rawValue, seq: seq, base: base)
-            .encoded
+    private func cursor(for identity: Identity, timeline: String, seq: Int64, base: ChangeCursor.BasePosition?) -> ChangeCursor {
+        ChangeCursor(
+            tenant: tenantID.rawValue, user: identity.userID, role: identity.role.rawValue, timeline: timeline, seq: seq, base: base)
     }
 }
 
 extension TenantStore {
     /// Where the change feed stands for a live stream: the newest change `audience` hears of, the
-    /// tenant's newest change and the newest one pruned, read in one transaction.
+    /// tenant's newest change, the newest one pruned and the timeline, read in one transaction.
     package struct FeedPosition: Sendable, Equatable {
         package var newestHeard: Int64
         package var head: Int64
         package var prunedThrough: Int64
+        package var timeline: String
 
-        package init(newestHeard: Int64, head: Int64, prunedThrough: Int64) {
+        package init(newestHeard: Int64, head: Int64, prunedThrough: Int64, timeline: String) {
             self.newestHeard = newestHeard
             self.head = head
             self.prunedThrough = prunedThrough
+            self.timeline = timeline
         }
     }
 
@@ -92,12 +97,14 @@ extension TenantStore {
                 arguments: condition.arguments)
             let head = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'") ?? 0
             let pruned = try Int64.fetchOne(db, sql: "SELECT pruned_through FROM change_log") ?? 0
-            return FeedPosition(newestHeard: newest ?? 0, head: head, prunedThrough: pruned)
+            let timeline = try ChangeTimeline.current(db).id
+            return FeedPosition(newestHeard: newest ?? 0, head: head, prunedThrough: pruned, timeline: timeline)
         }
     }
 
-    /// The cursor a live stream's event carries: where the feed stands after change `seq` for `identity`.
-    package func streamCursor(for identity: Identity, seq: Int64) -> String {
-        ChangeCursor(tenant: tenantID.rawValue, user: identity.userID, role: identity.role.rawValue, seq: seq).encoded
+    /// The cursor a live stream's event carries: where the feed stands after change `seq` of
+    /// `timeline` for `identity`.
+    package func streamCursor(for identity: Identity, timeline: String, seq: Int64) -> ChangeCursor {
+        ChangeCursor(tenant: tenantID.rawValue, user: identity.userID, role: identity.role.rawValue, timeline: timeline, seq: seq)
     }
 }

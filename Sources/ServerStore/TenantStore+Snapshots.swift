@@ -51,7 +51,8 @@ extension TenantStore {
     /// a reader holding a transaction keeps seeing the state before, every later one sees the
     /// copy. A backup does not pass through transaction observers, so the tenant's live-session
     /// cache and list totals are emptied here (after the copy is visible); telling the live event
-    /// streams is the caller's.
+    /// streams is the caller's. The restored data gets a new ``ChangeTimeline``, so every cursor
+    /// minted before is expired (`timeline_changed`) instead of read against the snapshot's log.
     ///
     /// - Throws: ``StoreError/snapshotNotFound`` when the copy's file is gone (deleted meanwhile).
     package func restoreSnapshot(_ copy: SnapshotCopy) async throws {
@@ -69,8 +70,17 @@ extension TenantStore {
             }
         }
         defer { if case .file = copy.location { try? source.close() } }
+        // The restored data starts a new timeline, in the same step that makes it visible: the
+        // copy is staged in memory with a new timeline id, then backed up into the tenant's
+        // database, so no reader ever sees the snapshot's data under the snapshot's id.
+        let now = try await database.writer.read { db in
+            try Double.fetchOne(db, sql: "SELECT \(ChangeLog.sqlFunctionName)()") ?? Date().timeIntervalSince1970
+        }
+        let staged = try DatabaseQueue()
+        try await source.read { snapshot in try staged.writeWithoutTransaction { target in try snapshot.backup(to: target) } }
+        try await staged.write { db in try ChangeTimeline.mint(db, now: Date(timeIntervalSince1970: now)) }
         try await database.writer.writeWithoutTransaction { destination in
-            try source.read { snapshot in try snapshot.backup(to: destination) }
+            try staged.read { db in try db.backup(to: destination) }
         }
         database.liveSessions.invalidate()
         database.listTotals.reset()

@@ -168,6 +168,39 @@ import Testing
         }
     }
 
+    @Test("a restore sends every open stream reset, then a changed of the new timeline; an old-timeline Last-Event-ID gets reset at once")
+    func restoreResetsStreams() async throws {
+        try await Self.withDemoServer { server in
+            let token = try await Self.token(server.baseURL)
+            let stream = try await EventStreamReader.open(server.baseURL, token: token)
+            #expect(await stream.wait { $0.changed.count == 1 })
+            let oldID = try #require(await stream.changed.first?.id)
+            let snapshot = try await server.snapshot(tenantID: "demo")
+
+            try await server.restore(snapshot)
+
+            // The open stream hears reset first, then a changed whose id is of the new timeline.
+            #expect(await stream.wait(timeout: .seconds(5)) { $0.changed.count == 2 })
+            let types = await stream.events.map(\.type)
+            #expect(types == ["changed", "reset", "changed"], "\(types)")
+            #expect(await stream.events.first { $0.type == "reset" }?.data == #"{"reason":"timeline_changed"}"#)
+            let newID = try #require(await stream.changed.last?.id)
+            #expect(newID != oldID)
+            await stream.close()
+
+            // Reconnecting with the old timeline's id: reset at once, then the new timeline's cursor.
+            let old = try await EventStreamReader.open(server.baseURL, token: token, lastEventID: oldID)
+            #expect(await old.wait(timeout: .seconds(2)) { $0.changed.count == 1 })
+            #expect(await old.events.map(\.type) == ["reset", "changed"])
+            #expect(await old.changed.first?.id == newID)
+            await old.close()
+            // The new timeline's id resumes quietly: nothing changed since.
+            let current = try await EventStreamReader.open(server.baseURL, token: token, lastEventID: newID)
+            #expect(await !current.wait(timeout: .milliseconds(800)) { !$0.events.isEmpty })
+            await current.close()
+        }
+    }
+
     @Test("the stream ends with ended: token_expired when the access token it was opened with expires")
     func tokenExpiryEndsTheStream() async throws {
         try await Self.withDemoServer { server in

@@ -11,10 +11,10 @@ import Testing
 /// transaction that makes the change.
 @Suite(.timeLimit(.minutes(3))) struct ChangeLogTests {
     /// The sequence the feed has reached for `caller` (its cursor once nothing more waits).
-    static func head(_ client: some TestClientProtocol, as caller: Caller) async throws -> Int64 {
+    static func head(_ client: some TestClientProtocol, _ deps: Dependencies, as caller: Caller) async throws -> Int64 {
         var state = PulledState()
         try await client.pull(as: caller, into: &state)
-        let cursor = try #require(state.cursor.flatMap(ChangeCursor.init(encoded:)))
+        let cursor = try #require(state.cursor.flatMap(deps.cursors.open))
         return cursor.seq
     }
 
@@ -27,7 +27,7 @@ import Testing
 
     @Test("each write to a synced entity advances the tenant's change sequence", arguments: Write.allCases)
     func everyWriteAdvances(write: Write) async throws {
-        try await withServer { client in
+        try await withServer(exposing: .testing()) { client, deps in
             let admin = try await client.caller(.demoAdmin)
             let teacher = try await client.caller(.demoTeacher)
             let student = try await client.caller(.demoStudent)
@@ -37,7 +37,7 @@ import Testing
             if write == .verifyEmail {
                 #expect(try await client.register(newcomer).status == .accepted)
             }
-            let before = try await Self.head(client, as: admin)
+            let before = try await Self.head(client, deps, as: admin)
 
             let response: TestResponse
             switch write {
@@ -63,9 +63,9 @@ import Testing
                 response = try await client.enroll(in: course.id, as: student)
             case .unenroll:
                 _ = try await client.enroll(in: course.id, as: student)
-                let enrolled = try await Self.head(client, as: admin)
+                let enrolled = try await Self.head(client, deps, as: admin)
                 response = try await client.delete("/v1/courses/\(course.id)/enrollment", as: student)
-                #expect(try await Self.head(client, as: admin) > enrolled)
+                #expect(try await Self.head(client, deps, as: admin) > enrolled)
             case .recordProgress:
                 _ = try await client.enroll(in: course.id, as: student)
                 response = try await client.putProgress(in: course.id, as: student, ["lesson_id": lesson.id, "completed": true])
@@ -73,10 +73,10 @@ import Testing
                 _ = try await client.enroll(in: course.id, as: student)
                 let first = try await client.putProgress(in: course.id, as: student, ["lesson_id": lesson.id, "watched_seconds": 30])
                 let recorded = try client.expectOK(LessonProgressBody.self, first, "first progress")
-                let between = try await Self.head(client, as: admin)
+                let between = try await Self.head(client, deps, as: admin)
                 response = try await client.putProgress(
                     in: course.id, as: student, ["lesson_id": lesson.id, "watched_seconds": 60, "version": recorded.version])
-                #expect(try await Self.head(client, as: admin) > between)
+                #expect(try await Self.head(client, deps, as: admin) > between)
             case .updateOwnProfile:
                 response = try await client.send(
                     .patch, "/v1/users/me", as: student, body: ["first_name": "Otra", "version": student.user.version])
@@ -99,7 +99,7 @@ import Testing
             }
 
             #expect((200..<300).contains(response.status.code), "\(write): \(response.status) \(response.text)")
-            let after = try await Self.head(client, as: admin)
+            let after = try await Self.head(client, deps, as: admin)
             #expect(after > before, "\(write) left the change sequence at \(before)")
         }
     }
@@ -128,17 +128,17 @@ import Testing
 
     @Test("a write that fails leaves no entry in the log (the entry is part of its transaction)")
     func failedWriteLogsNothing() async throws {
-        try await withServer { client in
+        try await withServer(exposing: .testing()) { client, deps in
             let admin = try await client.caller(.demoAdmin)
             let teacher = try await client.caller(.demoTeacher)
             let course = try await client.course(titled: SeededCourse.matematicas, as: teacher)
-            let before = try await Self.head(client, as: admin)
+            let before = try await Self.head(client, deps, as: admin)
 
             let stale = try await client.send(
                 .patch, "/v1/courses/\(course.id)", as: teacher, body: ["title": "Otro", "version": course.version + 5])
 
             #expect(stale.status == .conflict)
-            #expect(try await Self.head(client, as: admin) == before)
+            #expect(try await Self.head(client, deps, as: admin) == before)
         }
     }
 }

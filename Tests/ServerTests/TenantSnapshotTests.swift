@@ -317,30 +317,21 @@ extension TestClientProtocol {
     }
 }
 
-/// `text` (JSON) with its members sorted, each `cursor` (base64url JSON) decoded and sorted too, and
-/// a problem's `request_id` left out: the server encodes members in no fixed order and gives each
-/// request its own id, so two answers are compared by what they say.
+/// `text` (JSON) with its members sorted, each `cursor` left out and a problem's `request_id` too:
+/// the server encodes members in no fixed order and gives each request its own id, and a cursor
+/// names the timeline it was read on, which a restore replaces by design (`SyncTimelineTests`
+/// covers what cursors say), so two answers are compared by the data they carry.
 func canonicalJSON(_ text: String) throws -> String {
     func canonical(_ value: Any) -> Any {
         if let object = value as? [String: Any] {
             var result: [String: Any] = [:]
             for (key, member) in object where key != "request_id" {
-                if key == "cursor", let cursor = member as? String, let decoded = decodedCursor(cursor) {
-                    result[key] = canonical(decoded)
-                } else {
-                    result[key] = canonical(member)
-                }
+                result[key] = key == "cursor" ? "<cursor>" : canonical(member)
             }
             return result
         }
         if let array = value as? [Any] { return array.map(canonical) }
         return value
-    }
-    func decodedCursor(_ cursor: String) -> Any? {
-        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64) else { return nil }
-        return try? JSONSerialization.jsonObject(with: data)
     }
     let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
     let data = try JSONSerialization.data(withJSONObject: canonical(parsed), options: [.sortedKeys, .fragmentsAllowed])

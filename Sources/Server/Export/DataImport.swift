@@ -9,7 +9,9 @@ import JWTKit
 /// passing `PRAGMA integrity_check`, the registry listing the manifest's tenants — before the
 /// folder is swapped in with one atomic rename. A file that fails any check is named in the
 /// error, and the data directory is as it was. The data directory's TLS development certificate
-/// (`tls/`) is kept; its snapshots, which belong to the data being replaced, are not.
+/// (`tls/`) is kept; its snapshots, which belong to the data being replaced, are not. Each
+/// imported tenant starts a new timeline (``ChangeTimeline``) when the server first opens it, so
+/// a device that synced this server before answers its next pull with a base sync.
 ///
 /// Run it while no server uses the data directory (`edugo-server --import` does it before it opens
 /// anything).
@@ -101,6 +103,14 @@ public enum DataImport {
                 throw DataTransferError.corruptFile(path: file.path, reason: "its SHA-256 does not match manifest.json")
             }
             try check(entry, at: output)
+            if case .tenant = entry {
+                // The imported data is a new history for every device that synced this server.
+                do {
+                    try DatabaseFile.forgetTimeline(at: output)
+                } catch {
+                    throw DataTransferError.corruptFile(path: file.path, reason: "its change log cannot be written")
+                }
+            }
         }
         let registry: [String]
         do {

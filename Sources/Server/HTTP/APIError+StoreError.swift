@@ -33,8 +33,8 @@ extension APIError {
                 detail: "A request with this Idempotency-Key is still being processed.")
         case .invalidCursor:
             self = .invalidCursor
-        case .cursorExpired:
-            self = .cursorExpired
+        case .cursorExpired(let reason):
+            self = .cursorExpired(reason)
         case .invalidEmailToken:
             self = .invalidEmailToken
         case .snapshotNotFound:
@@ -109,8 +109,19 @@ extension APIError {
     static let invalidCursor = APIError(
         .badRequest, code: "invalid_cursor", detail: "The cursor is not valid for this caller. Sync again without one.")
 
-    /// `410 cursor_expired`: the changes after the cursor are no longer kept; sync again without one.
-    static let cursorExpired = APIError(
-        .gone, code: "cursor_expired",
-        detail: "The changes after this cursor are no longer available. Sync again without a cursor (a base sync).")
+    /// `410 cursor_expired`: the cursor can no longer be read from; sync again without one. Its
+    /// `reason` says why: `retention_exceeded`, `role_changed` or `timeline_changed` (the tenant's
+    /// data was replaced by a snapshot restore, an import or a re-created tenant).
+    static func cursorExpired(_ reason: StoreError.CursorExpiry) -> APIError {
+        let detail =
+            switch reason {
+            case .retention: "The changes after this cursor are no longer available."
+            case .roleChanged: "The caller's role changed since this cursor was issued."
+            case .timelineChanged:
+                "The tenant's data was replaced (a snapshot restore, an import or a re-created tenant) since this cursor was issued."
+            }
+        var error = APIError(.gone, code: "cursor_expired", detail: detail + " Sync again without a cursor (a base sync).")
+        error.reason = reason.rawValue
+        return error
+    }
 }

@@ -34,6 +34,8 @@ public struct APIError: Error, Sendable {
     public var current: JSONValue?
     /// For validation failures listing only some of their errors: how many there were.
     public var errorCount: Int?
+    /// For an expired cursor: why (`timeline_changed`, `retention_exceeded`, `role_changed`).
+    public var reason: String?
 
     public init(
         _ status: HTTPResponse.Status, code: String, detail: String,

@@ -13,6 +13,7 @@ struct ProblemDetails: Encodable {
     var errorCount: Int?
     var currentVersion: Int?
     var current: JSONValue?
+    var reason: String?
 
     init(error: APIError, instance: String, requestID: String) {
         self.type = "urn:edugo:problem:\(error.code)"
@@ -27,5 +28,6 @@ struct ProblemDetails: Encodable {
         self.errorCount = error.errorCount
         self.currentVersion = error.currentVersion
         self.current = error.current
+        self.reason = error.reason
     }
 }

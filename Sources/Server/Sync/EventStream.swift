@@ -10,7 +10,10 @@ import NIOCore
 /// while disconnected is never lost, because the pull, not the stream, is the source of truth.
 ///
 /// - On opening: an event at once unless the client's `Last-Event-ID` is a cursor of this
-///   caller's that nothing it may see has passed since.
+///   caller's that nothing it may see has passed since; `reset` first when that cursor is of
+///   another timeline (the tenant's data was replaced since).
+/// - When the tenant's timeline changes under an open stream (a snapshot restored): `reset`,
+///   then a `changed` whose `id` is of the new timeline.
 /// - Then: at most one event per ``coalescing`` interval for whatever gathered meanwhile; a
 ///   keep-alive comment whenever the hub asks for one.
 /// - Before every event the session is checked again, so a revoked session, a deleted user or a
@@ -23,18 +26,25 @@ struct EventStream: Sendable {
     let lastEventID: String?
     /// The least time between two events of one stream.
     let coalescing: Duration
+    /// Seals the cursors the events carry and opens `Last-Event-ID`.
+    let cursors: CursorSeal
 
     /// Writes the stream until it ends; the hub forgets it when this returns.
     func write(to writer: inout any ResponseBodyWriter) async throws {
         defer { hub.remove(subscription.id) }
         guard hub.claim(subscription.id) else { return }
         try await writer.write(Self.buffer(": connected\nretry: 2000\n\n"))
-        let position = try await identity.store.feedPosition(for: ChangeAudience(identity))
+        var position = try await identity.store.feedPosition(for: ChangeAudience(identity))
         var sent = position.newestHeard
-        if let current = resumedCursor(at: position) {
-            sent = current
-        } else {
-            try await send(sent, to: &writer)
+        var timeline = position.timeline
+        switch resumed(at: position) {
+        case .current(let seq):
+            sent = seq
+        case .otherTimeline:
+            try await writer.write(Self.resetEvent)
+            try await send(sent, of: timeline, to: &writer)
+        case .behind:
+            try await send(sent, of: timeline, to: &writer)
         }
         for await _ in subscription.wakes {
             let pending = hub.take(subscription.id)
@@ -51,11 +61,18 @@ struct EventStream: Sendable {
             }
             if announces {
                 if pending.lookAgain {
-                    sent = try await identity.store.feedPosition(for: ChangeAudience(identity)).newestHeard
+                    position = try await identity.store.feedPosition(for: ChangeAudience(identity))
+                    if position.timeline != timeline {
+                        // The tenant's data was replaced: the client's cursor is of a history
+                        // that no longer exists. Said once, before the first event of the new one.
+                        timeline = position.timeline
+                        try await writer.write(Self.resetEvent)
+                    }
+                    sent = position.newestHeard
                 } else if let newest = pending.newest {
                     sent = newest
                 }
-                try await send(sent, to: &writer)
+                try await send(sent, of: timeline, to: &writer)
                 try await Task.sleep(for: coalescing)
             } else if pending.heartbeat {
                 try await writer.write(Self.buffer(": keep-alive\n\n"))
@@ -63,15 +80,25 @@ struct EventStream: Sendable {
         }
     }
 
-    /// The sequence the client's `Last-Event-ID` stands at, when it is this caller's cursor and
-    /// nothing the caller may see came after it; `nil` when the client must be told to pull.
-    private func resumedCursor(at position: TenantStore.FeedPosition) -> Int64? {
-        guard let lastEventID, let cursor = ChangeCursor(encoded: lastEventID), cursor.base == nil,
-            cursor.tenant == identity.tenantID.rawValue, cursor.user == identity.userID,
-            cursor.role == identity.role.rawValue,
+    /// Where the client's `Last-Event-ID` stands against the feed.
+    private enum Resumption {
+        /// A cursor of this caller's on the current timeline that nothing it may see has passed.
+        case current(Int64)
+        /// A cursor of this caller's on another timeline: the tenant's data was replaced since.
+        case otherTimeline
+        /// No cursor, another caller's, or one the caller must pull after.
+        case behind
+    }
+
+    private func resumed(at position: TenantStore.FeedPosition) -> Resumption {
+        guard let lastEventID, let cursor = cursors.open(lastEventID), cursor.base == nil,
+            cursor.tenant == identity.tenantID.rawValue, cursor.user == identity.userID
+        else { return .behind }
+        guard cursor.timeline == position.timeline else { return .otherTimeline }
+        guard cursor.role == identity.role.rawValue,
             cursor.seq >= position.prunedThrough, cursor.seq <= position.head, cursor.seq >= position.newestHeard
-        else { return nil }
-        return cursor.seq
+        else { return .behind }
+        return .current(cursor.seq)
     }
 
     /// Whether the stream's session is still live, its user still there with the same role.
@@ -80,11 +107,16 @@ struct EventStream: Sendable {
         return user?.role == identity.role
     }
 
-    private func send(_ seq: Int64, to writer: inout any ResponseBodyWriter) async throws {
-        let cursor = identity.store.streamCursor(for: identity, seq: seq)
+    private func send(_ seq: Int64, of timeline: String, to writer: inout any ResponseBodyWriter) async throws {
+        let cursor = cursors.seal(identity.store.streamCursor(for: identity, timeline: timeline, seq: seq))
         try await writer.write(Self.buffer("event: changed\nid: \(cursor)\ndata: {\"cursor\":\"\(cursor)\"}\n\n"))
         hub.eventSent()
     }
+
+    /// Says the tenant's timeline changed (a snapshot restore, an import): every cursor the client
+    /// holds is of the old one; its next pull answers `410` (`timeline_changed`) and it base-syncs.
+    /// No `id`: a cursor of the new timeline comes with the `changed` that follows.
+    static let resetEvent = buffer("event: reset\ndata: {\"reason\":\"timeline_changed\"}\n\n")
 
     static func endEvent(_ reason: ChangeHub.EndReason) -> ByteBuffer {
         buffer("event: ended\ndata: {\"reason\":\"\(reason.rawValue)\"}\n\n")

@@ -81,10 +81,10 @@ struct SyncChangesPage: Sendable, Encodable {
     /// base sync's pages before it replaces its local state).
     var baseContinues = false
 
-    /// The wire form of a page the store read.
-    init(_ page: ChangeFeedPage) {
+    /// The wire form of a page the store read, its cursor sealed by `cursors`.
+    init(_ page: ChangeFeedPage, sealedBy cursors: CursorSeal) {
         changes = page.changes.map(SyncChange.init)
-        cursor = page.cursor
+        cursor = cursors.seal(page.cursor)
         hasMore = page.hasMore
         baseContinues = page.baseContinues
     }

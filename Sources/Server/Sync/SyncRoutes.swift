@@ -24,7 +24,7 @@ struct SyncRoutes {
         let subscription = try hub.reserve(identity, expiresAt: identity.accessTokenExpiresAt, now: deps.now)
         let stream = EventStream(
             hub: hub, subscription: subscription, identity: identity, lastEventID: request.headers[.lastEventID],
-            coalescing: deps.configuration.eventCoalescing)
+            coalescing: deps.configuration.eventCoalescing, cursors: deps.cursors)
         let id = subscription.id
         let channel = context.channel
         let watcher = ClientGoneWatcher { hub.end(id, .clientGone) }
@@ -51,13 +51,13 @@ struct SyncRoutes {
         let limit = try Self.limit(request)
         var cursor: ChangeCursor?
         if let text = request.query("cursor") {
-            guard let decoded = ChangeCursor(encoded: text) else { throw APIError.invalidCursor }
+            guard let decoded = deps.cursors.open(text) else { throw APIError.invalidCursor }
             cursor = decoded
         }
         let retention = deps.configuration.changeRetention
         let horizon = deps.now.addingTimeInterval(-Double(retention.components.seconds))
         let page = try await identity.store.changes(after: cursor, visibleTo: identity, limit: limit, horizon: horizon)
-        return APIResponse(SyncChangesPage(page))
+        return APIResponse(SyncChangesPage(page, sealedBy: deps.cursors))
     }
 
     private static func limit(_ request: Request) throws -> Int {

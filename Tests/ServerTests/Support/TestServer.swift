@@ -116,6 +116,8 @@ struct Problem: Decodable {
     var code: String
     var requestId: String
     var errors: [FieldError]?
+    /// Why a cursor expired (`cursor_expired`).
+    var reason: String?
 }
 
 struct MailItem: Decodable {

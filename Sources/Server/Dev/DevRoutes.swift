@@ -22,6 +22,10 @@ struct DevRoutes {
         /// Live event streams open in the tenant.
         var openStreams: Int
         var createdAt: Date
+        /// The id of the tenant's data history: a new one after every restore or import.
+        var timeline: String
+        /// When the timeline started (the tenant's creation, its last restore or import).
+        var timelineStartedAt: Date?
     }
 
     struct MailboxResponse: Encodable { var items: [Mail] }
@@ -39,17 +43,20 @@ struct DevRoutes {
         return try JSONResponse.make(MailboxResponse(items: mails))
     }
 
-    /// `GET /__dev/tenants`: every tenant, newest first, with how many accounts and open live streams it has.
+    /// `GET /__dev/tenants`: every tenant, newest first, with how many accounts and open live
+    /// streams it has, and its timeline (which a restore or an import changes).
     @Sendable func listTenants(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let pagination = try Pagination(request, keyset: false)
         let (listings, total) = try await deps.tenants.tenantPage(offset: pagination.offset, limit: pagination.limit)
         var items: [TenantSummary] = []
         let streams = deps.changeHub.openStreams()
         for listing in listings {
-            let users = try await deps.tenants.store(for: listing.id).userCount()
+            let store = try await deps.tenants.store(for: listing.id)
+            let users = try await store.userCount()
+            let timeline = try await store.timeline()
             items.append(TenantSummary(
                 id: listing.id.rawValue, name: listing.name, userCount: users, openStreams: streams[listing.id] ?? 0,
-                createdAt: listing.createdAt))
+                createdAt: listing.createdAt, timeline: timeline.id, timelineStartedAt: timeline.startedAt))
         }
         return try JSONResponse.make(Page(items: items, page: pagination.page, limit: pagination.limit, total: total))
     }

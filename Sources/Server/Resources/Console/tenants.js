@@ -15,6 +15,9 @@ export function start(context) {
       h('td', { class: 'num' }, tenant.user_count),
       h('td', { class: 'num' }, tenant.open_streams),
       h('td', {}, dateTime(tenant.created_at)),
+      // A restore or an import starts a new timeline: devices that synced before resync.
+      h('td', { class: 'timeline', title: `Timeline ${tenant.timeline}` },
+        h('code', {}, tenant.timeline.slice(0, 8)), ' since ', tenant.timeline_started_at ? dateTime(tenant.timeline_started_at) : '—'),
       h('td', {},
         h('button', { type: 'button', class: 'small', 'aria-label': `Use tenant ${tenant.id}`, onclick: () => context.select(tenant.id) }, 'Use'),
         ' ',

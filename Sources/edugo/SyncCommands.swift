@@ -51,12 +51,19 @@ struct SyncCommand: AsyncParsableCommand {
                     "sent": report.sent, "dead_lettered": report.deadLettered, "conflicts": report.conflictsParked,
                     "remaining": report.remaining, "pulled": report.pulled, "applied": report.applied,
                     "base_sync": report.baseSync, "pull_error": report.pullError.map(\.description) as Any? ?? NSNull(),
+                    "reset": report.reset.map { reset -> [String: Any] in
+                        [
+                            "reason": reset.reason.rawValue, "resynced": reset.resynced, "rebased": reset.rebased,
+                            "needs_attention": reset.needsAttention, "message": reset.summary,
+                        ]
+                    } as Any? ?? NSNull(),
                 ])
             } else {
                 Output.line("sent \(report.sent), dead letters \(report.deadLettered), conflicts \(report.conflictsParked), remaining \(report.remaining)")
                 let pulled = report.pullError.map { "pull failed: \($0)" }
                     ?? "pulled \(report.pulled) change(s), applied \(report.applied)\(report.baseSync ? " (full sync)" : "")"
                 Output.line(pulled)
+                if let reset = report.reset { Output.line(reset.summary) }
             }
             if report.remaining > 0, status.error == .offline {
                 throw CLIError.unreachable("server unreachable; \(report.remaining) change(s) still queued")

@@ -46,12 +46,15 @@ import Testing
         #expect(readme.contains("```swift\nimport EduGoSDK\nimport EduGoTesting\nimport Foundation\n\n" + snippet + "```"))
     }
 
-    @Test("the README's test-suites example sees a change undone by a restore, and a tenant from its fixture")
+    @Test("the README's test-suites example sees a change undone by a restore, a running device converge, and a tenant from its fixture")
     func testSuitesExampleRuns() async throws {
         let counts = try await eachTestStartsFromTheSameState()
         #expect(counts.changed == counts.seeded + 1)
         #expect(counts.restored == counts.seeded)
         #expect(counts.fresh == 1)
+        // The long-lived device, never restarted, shows the restored catalogue after a reset.
+        #expect(counts.onDevice == counts.restored)
+        #expect(counts.reset == .timelineChanged)
     }
 
     @Test("the README's simulation example is the code this suite compiles")

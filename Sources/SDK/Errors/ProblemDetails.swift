@@ -30,9 +30,11 @@ public struct ProblemDetails: Sendable, Decodable, Equatable {
     public var currentVersion: Int?
     /// For version conflicts: the server's current representation, as raw JSON.
     public var current: Data?
+    /// For an expired change-feed cursor (`cursor_expired`): why, such as `timeline_changed`.
+    public var reason: String?
 
     enum CodingKeys: String, CodingKey {
-        case type, title, status, detail, code, requestId, errors, currentVersion, current
+        case type, title, status, detail, code, requestId, errors, currentVersion, current, reason
     }
 
     /// Decodes a problem body, keeping ``current`` as raw JSON with its keys as the server wrote them.
@@ -47,6 +49,7 @@ public struct ProblemDetails: Sendable, Decodable, Equatable {
         errors = try container.decodeIfPresent([FieldError].self, forKey: .errors)
         currentVersion = try container.decodeIfPresent(Int.self, forKey: .currentVersion)
         current = try container.decodeIfPresent(RawJSON.self, forKey: .current)?.data
+        reason = try container.decodeIfPresent(String.self, forKey: .reason)
     }
 
     /// Decodes a problem body; `nil` when the body is not one.

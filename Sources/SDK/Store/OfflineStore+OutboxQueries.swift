@@ -44,6 +44,14 @@ extension OfflineStore {
         try writer.read { db in try QueuedWrite.pending.fetchCount(db) }
     }
 
+    /// Whether a write based on a server version waits to be sent (a reset may have made its
+    /// base one the server no longer has).
+    func hasPendingVersionedWrites() async throws -> Bool {
+        try await writer.read { db in
+            try QueuedWrite.pending.filter(sql: "base_version IS NOT NULL").fetchCount(db) > 0
+        }
+    }
+
     /// When the earliest delayed item falls due, if any is delayed.
     func nextRetryDate() async throws -> Date? {
         try await writer.read { db in

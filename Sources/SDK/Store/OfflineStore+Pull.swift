@@ -28,8 +28,8 @@ extension OfflineStore {
     /// Upserts replace the cached server state (never with an older version: see
     /// ``CachedEntity/store(_:)``); queued writes of the resource that were never sent are rebased
     /// on it (they were made on top of an older state and keep showing over the new one), merged
-    /// with it when the resource's strategy in `policy` is ``ConflictStrategy/merge``. Deletions remove the entity (a course with its lessons and the caller's progress
-    /// and enrollment in it); queued writes stay and settle by the server's answer. With
+    /// with it when the resource's strategy in `policy` is ``ConflictStrategy/merge``. Deletions
+    /// remove the entity (a course with its lessons and the caller's progress and enrollment in it); queued writes stay and settle by the server's answer. With
     /// `replacing`, every cached entity of a synced kind is dropped first (a base sync).
     ///
     /// The page is applied only if the stored cursor is still `expected`, the one it was pulled
@@ -44,42 +44,63 @@ extension OfflineStore {
             let stored = try String.fetchOne(
                 db.cachedStatement(sql: "SELECT value FROM settings WHERE key = ?"), arguments: [Self.syncCursorKey])
             guard stored == expected else { return nil }
-            var applied = 0
-            if replacing {
-                let kinds = SyncedResources.types.map(\.rawValue)
-                try db.execute(
-                    sql: "DELETE FROM entities WHERE kind IN (\(databaseQuestionMarks(count: kinds.count)))",
-                    arguments: StatementArguments(kinds))
-            }
-            for change in changes {
-                guard let kind = change.kind else { continue }
-                switch change.action {
-                case .ignore:
-                    continue
-                case .upsert(var entity):
-                    entity.fetchedAt = now
-                    try entity.store(db)
-                    applied += 1
-                    if let resource = change.resource, let version = entity.version {
-                        try Self.rebaseUnsent(db, of: resource, onto: entity.json, version: version, strategy: policy.strategy(for: resource))
-                    }
-                case .delete:
-                    try db.cachedStatement(sql: "DELETE FROM entities WHERE kind = ? AND id = ?")
-                        .execute(arguments: [kind.rawValue, change.entityID])
-                    applied += db.changesCount
-                    if change.cascades {
-                        applied += try Self.removeDependents(db, ofCourse: change.entityID)
-                    }
+            if replacing { try Self.dropSyncedEntities(db) }
+            let applied = try Self.write(changes, db, at: now, policy: policy)
+            try Self.storeCursor(db, cursor, finished: finished, at: now)
+            return applied
+        }
+    }
+
+    /// Every cached entity of a synced kind leaves the cache (a base sync replaces them).
+    static func dropSyncedEntities(_ db: Database) throws {
+        let kinds = SyncedResources.types.map(\.rawValue)
+        try db.execute(
+            sql: "DELETE FROM entities WHERE kind IN (\(databaseQuestionMarks(count: kinds.count)))",
+            arguments: StatementArguments(kinds))
+    }
+
+    /// Writes pulled changes into the cache; with `rebasing`, never-sent queued writes are rebased
+    /// on newer versions of their resource, as `policy` says (``rebaseUnsent(_:of:onto:version:strategy:)``;
+    /// a reset reconciles them instead: a version number of another timeline says nothing of the
+    /// state it names).
+    ///
+    /// - Returns: how many cached entities were written or removed.
+    static func write(
+        _ changes: [PulledChange], _ db: Database, at now: Date, rebasing: Bool = true, policy: ConflictPolicy = ConflictPolicy()
+    ) throws -> Int {
+        var applied = 0
+        for change in changes {
+            guard let kind = change.kind else { continue }
+            switch change.action {
+            case .ignore:
+                continue
+            case .upsert(var entity):
+                entity.fetchedAt = now
+                try entity.store(db)
+                applied += 1
+                if rebasing, let resource = change.resource, let version = entity.version {
+                    try rebaseUnsent(db, of: resource, onto: entity.json, version: version, strategy: policy.strategy(for: resource))
+                }
+            case .delete:
+                try db.cachedStatement(sql: "DELETE FROM entities WHERE kind = ? AND id = ?")
+                    .execute(arguments: [kind.rawValue, change.entityID])
+                applied += db.changesCount
+                if change.cascades {
+                    applied += try Self.removeDependents(db, ofCourse: change.entityID)
                 }
             }
+        }
+        return applied
+    }
+
+    /// Stores the cursor a page left, and, when nothing more waits, when the pull finished.
+    static func storeCursor(_ db: Database, _ cursor: String, finished: Bool, at now: Date) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", arguments: [Self.syncCursorKey, cursor])
+        if finished {
             try db.execute(
-                sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", arguments: [Self.syncCursorKey, cursor])
-            if finished {
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
-                    arguments: [Self.lastPullKey, String(now.timeIntervalSince1970)])
-            }
-            return applied
+                sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
+                arguments: [Self.lastPullKey, String(now.timeIntervalSince1970)])
         }
     }
 

@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// Holds the server's live change stream (`GET /v1/sync/events`) for a running session and
-/// pulls whenever it says something the user may see changed.
+/// pulls whenever it says something the user may see changed, or that the server's data was
+/// replaced (`reset`: the pull then resets).
 ///
 /// The stream only says *when*; the pull from the store's own cursor says *what*, so an event
 /// lost with a dropped connection loses nothing: the server announces at once, on reconnecting
@@ -131,6 +132,10 @@ struct ChangeStream: Sendable {
                     switch event.type {
                     case "changed":
                         if let id = event.id { lastID = id }
+                        await pull()
+                    case "reset":
+                        // The server's data was replaced: the pull meets `410 timeline_changed`
+                        // and resets (a base sync that keeps the outbox).
                         await pull()
                     case "ended":
                         return

@@ -5,8 +5,10 @@ import Foundation
 ///
 /// Without a stored cursor, or when the server answers `410 cursor_expired`, it does a base sync:
 /// every page up to the end of the snapshot is gathered and applied in one transaction that
-/// replaces the cached entities (the outbox, dead letters and conflicts are untouched), so an
-/// observer sees the old state or the new one, once.
+/// replaces the cached entities (the outbox, dead letters and conflicts are kept), so an
+/// observer sees the old state or the new one, once. A `410` whose reason is `timeline_changed`
+/// (the server's data was replaced: a snapshot restore, an import) is a reset: the same
+/// transaction reconciles the outbox's writes with the new state (``SyncReset``).
 struct Puller: Sendable {
     let client: APIClient
     let store: OfflineStore
@@ -16,10 +18,13 @@ struct Puller: Sendable {
     /// Retries and time budget of each request (a read's, when a read asked for the pull); the
     /// client's own policy when `nil`.
     var limits: CallLimits?
-    /// How conflicts settle: a pulled state rebases the unsent writes of a resource that merges.
-    var policy = ConflictPolicy()
     /// Told the changes of every page (or whole base sync) once the store has applied them.
     var applied: @Sendable ([RemoteChange]) -> Void = { _ in }
+
+    /// The app's conflict policy: a pulled state rebases the unsent writes of a resource that
+    /// merges by its rule; after a reset, a queued write whose base is gone is settled by its
+    /// resource's strategy (a resend rebases it; anything else parks it for the user).
+    var policy = ConflictPolicy()
 
     /// What one pull did.
     struct Outcome: Sendable, Equatable {
@@ -31,11 +36,21 @@ struct Puller: Sendable {
         var requests = 0
         /// Whether it started from nothing (no cursor, or an expired one).
         var baseSync = false
+        /// Set when the server refused the stored cursor (`410 cursor_expired`): why, and what the
+        /// base sync that followed did.
+        var reset: SyncReset?
     }
 
     private func announce(_ changes: [PulledChange]) {
         let announced = changes.compactMap(\.announced)
         if !announced.isEmpty { applied(announced) }
+    }
+
+    /// What one request of the feed answered.
+    private enum Answer {
+        case page(ChangePage)
+        /// `410 cursor_expired`, with the problem's `reason`.
+        case expired(SyncReset.Reason)
     }
 
     /// Pulls until the server says nothing more waits.
@@ -47,18 +62,22 @@ struct Puller: Sendable {
         var stored = try await store.syncCursor()
         var cursor = stored
         var base: [PulledChange]? = stored == nil ? [] : nil
+        var resetReason: SyncReset.Reason?
         while true {
             try Task.checkCancellation()
+            outcome.requests += 1
             let page: ChangePage
-            do {
-                outcome.requests += 1
-                page = try await client.executeWithMetadata(
-                    endpoint: .Sync.changes(cursor: cursor, limit: pageSize), limits: limits, asUser: store.userID
-                ).value
-            } catch NetworkError.rejected(status: 410, _) where base == nil {
-                // Too far behind: start over from a base sync, replacing the cache in one step.
+            switch try await fetch(after: cursor) {
+            case .page(let answered):
+                page = answered
+            case .expired(let reason):
+                // A base sync's own cursor expired: the server's data moved under it; say so.
+                guard base == nil else { throw NetworkError.rejected(status: 410, code: "cursor_expired") }
+                // The stored position can no longer be read from: start over from a base sync,
+                // replacing the cache in one step.
                 base = []
                 cursor = nil
+                resetReason = reason
                 continue
             }
             outcome.pulled += page.changes.count
@@ -67,12 +86,18 @@ struct Puller: Sendable {
                 cursor = page.cursor
                 if page.baseContinues { continue }
                 outcome.baseSync = true
-                guard let applied = try await store.applyPull(
-                    base ?? [], after: stored, cursor: page.cursor, replacing: true, finished: !page.hasMore, at: now(),
-                    policy: policy)
-                else { return outcome }
-                outcome.applied += applied
-                announce(base ?? [])
+                if resetReason == .timelineChanged {
+                    guard let reset = try await applyReset(base ?? [], after: stored, page: page, into: &outcome) else { return outcome }
+                    if !reset.changed.isEmpty { applied(reset.changed) }
+                } else {
+                    guard let applied = try await store.applyPull(
+                        base ?? [], after: stored, cursor: page.cursor, replacing: true, finished: !page.hasMore, at: now(),
+                        policy: policy)
+                    else { return outcome }
+                    outcome.applied += applied
+                    if let resetReason { outcome.reset = SyncReset(reason: resetReason, resynced: applied) }
+                    announce(base ?? [])
+                }
                 base = nil
             } else {
                 guard let applied = try await store.applyPull(
@@ -85,6 +110,42 @@ struct Puller: Sendable {
             stored = page.cursor
             cursor = page.cursor
             if !page.hasMore { return outcome }
+        }
+    }
+
+    /// Applies a base sync of a new timeline: the cache replaced and the outbox reconciled in one
+    /// store transaction (``OfflineStore/applyReset(_:after:cursor:finished:at:resolve:)``).
+    private func applyReset(
+        _ changes: [PulledChange], after stored: String?, page: ChangePage, into outcome: inout Outcome
+    ) async throws -> OfflineStore.ResetOutcome? {
+        let policy = policy
+        guard let reset = try await store.applyReset(
+            changes, after: stored, cursor: page.cursor, finished: !page.hasMore, at: now(),
+            resolve: { item, serverVersion, serverJson in
+                ConflictResolver.resolve(
+                    strategy: policy.strategy(for: item.resource), resource: item.resource, base: item.baseJson, local: item.body,
+                    server: serverJson, serverVersion: serverVersion ?? 0)
+            })
+        else { return nil }
+        outcome.applied += reset.applied
+        outcome.reset = SyncReset(
+            reason: .timelineChanged, resynced: reset.changed.count, rebased: reset.rebased, needsAttention: reset.parked)
+        return reset
+    }
+
+    /// One request of the feed after `cursor`.
+    private func fetch(after cursor: String?) async throws -> Answer {
+        let response = try await client.send(
+            endpoint: .Sync.changes(cursor: cursor, limit: pageSize), limits: limits, asUser: store.userID)
+        if response.statusCode == 410 {
+            let problem = ProblemDetails.decode(response.body)
+            return .expired(problem?.reason.flatMap(SyncReset.Reason.init(rawValue:)) ?? .other)
+        }
+        guard response.isSuccess else { throw NetworkError.from(response: response, now: now()) }
+        do {
+            return .page(try JSONCoding.decoder.decode(ChangePage.self, from: response.body))
+        } catch {
+            throw NetworkError.decodingError(String(describing: error))
         }
     }
 }

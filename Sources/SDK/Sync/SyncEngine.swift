@@ -35,6 +35,8 @@ public actor SyncEngine {
     /// Whether a drain is under way, and the callers waiting for its report.
     private var draining = false
     private var joiners: [CheckedContinuation<SyncReport, Never>] = []
+    /// The last reset a pull made that no ``syncNow()`` report has told yet.
+    private var unreportedReset: SyncReset?
     /// Whether a pull is under way, and the callers waiting for its result.
     private var pulling = false
     private var pullJoiners: [CheckedContinuation<PullResult, Never>] = []
@@ -167,6 +169,9 @@ public actor SyncEngine {
         report.pulled = pull.pulled
         report.applied = pull.applied
         report.baseSync = pull.baseSync
+        // A reset may have come with the pull a drain makes first: the report says it either way.
+        report.reset = pull.reset ?? unreportedReset
+        unreportedReset = nil
         report.pullError = pull.error
         return report
     }
@@ -186,6 +191,7 @@ public actor SyncEngine {
         var pulled = 0
         var applied = 0
         var baseSync = false
+        var reset: SyncReset?
         var error: SyncError?
     }
 
@@ -242,7 +248,9 @@ public actor SyncEngine {
             result.pulled = outcome.pulled
             result.applied = outcome.applied
             result.baseSync = outcome.baseSync
-            pullFinished()
+            result.reset = outcome.reset
+            await pullFinished(reset: outcome.reset)
+            if let reset = outcome.reset { unreportedReset = reset }
         } catch {
             result.error = Puller.syncError(error)
         }
@@ -298,8 +306,8 @@ public actor SyncEngine {
     /// Pulls the change feed for `jobs`, within a read's limits; their stale reasons follow the pull.
     private func refreshByPull(_ jobs: [RefreshJob]) async throws -> StaleReason? {
         do {
-            _ = try await puller(limits: CallLimits(read: client.configuration.readRefresh, now: environment.now())).pull()
-            pullFinished()
+            let outcome = try await puller(limits: CallLimits(read: client.configuration.readRefresh, now: environment.now())).pull()
+            await pullFinished(reset: outcome.reset)
             return nil
         } catch let error as NetworkError {
             guard let reason = StaleReason(error) else { throw error }
@@ -319,10 +327,16 @@ public actor SyncEngine {
     /// A pull reached the end of the feed: every value the feed carries is now the server's, so
     /// no read of one is stale any more, whichever pull or refresh failed before (a read must not
     /// say `staleReason` of a value the server just confirmed).
-    private func pullFinished() {
+    /// A `reset` the pull went through (a changed timeline) is the status's last reset, and the
+    /// counts are read again (a reset may have parked queued writes as conflicts).
+    private func pullFinished(reset: SyncReset?) async {
         let finishedAt = environment.now()
-        statusBroadcaster.update { $0.lastPullAt = finishedAt }
+        statusBroadcaster.update { status in
+            status.lastPullAt = finishedAt
+            if let reset { status.lastReset = reset }
+        }
         staleReasons = staleReasons.filter { !$0.key.isInChangeFeed }
+        if reset != nil { await refreshStatus() }
     }
 
     /// The background refreshes reads asked for: one pull for every job the change feed carries
@@ -382,6 +396,13 @@ public actor SyncEngine {
 
     private func performDrain(ignoringRetryDelays: Bool) async -> SyncReport {
         statusBroadcaster.update { $0.isSyncing = true }
+        // A write based on a version is only meaningful on the history that version belongs to.
+        // Without the live stream (which says `reset` when the server's data is replaced) a pull
+        // first finds out: on `timeline_changed` it resets and reconciles the outbox, so no write
+        // is sent on top of a state its user never saw.
+        if !isLiveStreamHeld, (try? await store.hasPendingVersionedWrites()) == true {
+            _ = await pull()
+        }
         var machine = DrainStateMachine()
         var leased = false
         while !Task.isCancelled {

@@ -25,6 +25,9 @@ public struct SyncStatus: Sendable, Equatable {
     public var conflictCount: Int = 0
     /// When a pull of the server's changes last finished (`nil` before one has in this session).
     public var lastPullAt: Date?
+    /// The last reset of this session: a pull that found the device's position no longer
+    /// readable (the server's data was replaced, say) and resynced from scratch.
+    public var lastReset: SyncReset?
 
     /// A status with nothing waiting, connected and idle: what the engine publishes before it
     /// has counted the outbox; build others for previews and tests.
@@ -51,6 +54,9 @@ public struct SyncReport: Sendable, Equatable {
     public var baseSync = false
     /// Why the pull did not finish, `nil` when it did.
     public var pullError: SyncError?
+    /// Set when the pull had to start over and why (``SyncReset/reason``), with what it did:
+    /// a server whose data was replaced (snapshot restore, import) says so here.
+    public var reset: SyncReset?
 
     /// A report of a drain that did nothing; for previews and tests.
     public init() {}

@@ -26,6 +26,10 @@ struct Puller: Sendable {
     /// resource's strategy (a resend rebases it; anything else parks it for the user).
     var policy = ConflictPolicy()
 
+    /// How many times one pull starts a base sync over when the server's data is replaced while it
+    /// pages, before it gives up (the next pull starts again).
+    static let baseRestartLimit = 3
+
     /// What one pull did.
     struct Outcome: Sendable, Equatable {
         /// Changes the server sent.
@@ -63,6 +67,7 @@ struct Puller: Sendable {
         var cursor = stored
         var base: [PulledChange]? = stored == nil ? [] : nil
         var resetReason: SyncReset.Reason?
+        var restarts = 0
         while true {
             try Task.checkCancellation()
             outcome.requests += 1
@@ -71,13 +76,19 @@ struct Puller: Sendable {
             case .page(let answered):
                 page = answered
             case .expired(let reason):
-                // A base sync's own cursor expired: the server's data moved under it; say so.
-                guard base == nil else { throw NetworkError.rejected(status: 410, code: "cursor_expired") }
+                if base != nil {
+                    // The data was replaced again while the base sync paged (a restore between two
+                    // of its pages): its pages are of a history that no longer exists. Start over,
+                    // a few times at most.
+                    restarts += 1
+                    guard restarts <= Self.baseRestartLimit else { throw NetworkError.rejected(status: 410, code: "cursor_expired") }
+                }
                 // The stored position can no longer be read from: start over from a base sync,
-                // replacing the cache in one step.
+                // replacing the cache in one step. A device that held data resets; one whose
+                // first base sync started over has nothing to reset.
                 base = []
                 cursor = nil
-                resetReason = reason
+                if stored != nil, resetReason != .timelineChanged { resetReason = reason }
                 continue
             }
             outcome.pulled += page.changes.count
@@ -131,6 +142,15 @@ struct Puller: Sendable {
         outcome.reset = SyncReset(
             reason: .timelineChanged, resynced: reset.changed.count, rebased: reset.rebased, needsAttention: reset.parked)
         return reset
+    }
+
+    /// Whether the server answers the stored cursor with `410` `timeline_changed`: one request,
+    /// whose page (when it answers one) is not applied. `false` without a stored cursor, or when
+    /// the server cannot be asked.
+    func timelineChanged() async -> Bool {
+        guard let stored = try? await store.syncCursor(), case .expired(.timelineChanged)? = try? await fetch(after: stored)
+        else { return false }
+        return true
     }
 
     /// One request of the feed after `cursor`.

@@ -397,11 +397,15 @@ public actor SyncEngine {
     private func performDrain(ignoringRetryDelays: Bool) async -> SyncReport {
         statusBroadcaster.update { $0.isSyncing = true }
         // A write based on a version is only meaningful on the history that version belongs to.
-        // Without the live stream (which says `reset` when the server's data is replaced) a pull
-        // first finds out: on `timeline_changed` it resets and reconciles the outbox, so no write
-        // is sent on top of a state its user never saw.
+        // Without the live stream (which says `reset` when the server's data is replaced) one
+        // feed request from the stored cursor finds out first; only on `timeline_changed` does a
+        // pull follow before the drain (a reset that reconciles the outbox), so no write is sent
+        // on top of a state its user never saw. Otherwise the drain goes first, as always: its
+        // conflicts are settled by their rules, not by a pull rebasing them. (A store that never
+        // pulled has no timeline to be wrong about.)
         if !isLiveStreamHeld, (try? await store.hasPendingVersionedWrites()) == true {
-            _ = await pull()
+            let probe = Puller(client: client, store: store, now: environment.now, pageSize: 1)
+            if await probe.timelineChanged() { _ = await pull() }
         }
         var machine = DrainStateMachine()
         var leased = false

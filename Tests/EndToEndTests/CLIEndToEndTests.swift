@@ -54,6 +54,36 @@ import Testing
         }
     }
 
+    @Test("after a restore, edugo sync now prints one line naming the reset, and --json has it as a member")
+    func syncNowNamesAReset() async throws {
+        try await withTemporaryDirectory { root in
+            let server = try await EduGoTestServer.start { $0.seedDemoData = true }
+            let cli = CLIRunner(server: server.baseURL, dataDirectory: root.appendingPathComponent("cli"))
+            let login = try await cli.run(["login", "--email", Demo.studentEmail, "--password-stdin"], input: Demo.studentPassword + "\n")
+            #expect(login.status == 0, "\(login.stderr)")
+            #expect(try await cli.run(["sync", "now"]).status == 0)
+            let snapshot = try await server.snapshot(tenantID: "demo")
+
+            // A restore: the next sync now is a reset and says so in one line
+            try await server.restore(snapshot)
+            let text = try await cli.run(["sync", "now"])
+            #expect(text.status == 0, "\(text.stderr)")
+            let lines = text.stdout.split(separator: "\n").filter { $0.hasPrefix("the server's data was replaced (snapshot restore or import): ") }
+            #expect(lines.count == 1, "\(text.stdout)")
+            #expect(lines.first?.hasSuffix("0 queued writes need attention") == true, "\(text.stdout)")
+
+            // Another: --json has the reset as a member
+            try await server.restore(snapshot)
+            let json = try #require(try await cli.run(["--json", "sync", "now"]).json)
+            let reset = try #require(json["reset"] as? [String: Any])
+            #expect(reset["reason"] as? String == "timeline_changed")
+            #expect(reset["needs_attention"] as? Int == 0)
+            // And a sync with nothing replaced has none
+            #expect(try #require(try await cli.run(["--json", "sync", "now"]).json)["reset"] is NSNull)
+            await server.shutdown()
+        }
+    }
+
     @Test("edugo logout with only a dead letter is refused (exit 4) naming it; --discard-pending signs out")
     func logoutRefusesWithADeadLetter() async throws {
         try await withTemporaryDirectory { root in

@@ -22667,7 +22667,23 @@ internal struct Client: APIProtocol {
     /// - Changes and deletions are kept for the retention window (`--change-retention`, 30 days by default,
     ///   on the server's clock). A cursor older than that, or minted before the caller's role changed,
     ///   answers **410 `cursor_expired`**: the client does a base sync (keeping its unsynced writes).
-    ///   A malformed cursor, or one minted for another tenant or user, answers **400 `invalid_cursor`**.
+    /// - **Timelines.** A position in the feed only means something on the history it was read from. Each
+    ///   tenant's data has a *timeline*: a random id given when the tenant is created and replaced whenever
+    ///   the data is replaced by anything other than the tenant's own writes — a snapshot restored, an
+    ///   export imported, the tenant deleted and created again under the same id. Every cursor and every
+    ///   stream event `id` belongs to one timeline, and within a timeline sequence numbers are never reused.
+    ///   A cursor of another timeline answers **410 `cursor_expired`** with `"reason": "timeline_changed"`
+    ///   (never a page read from the old position): what the device pulled since may have been undone, so
+    ///   it does a base sync, replacing its cached data and keeping its unsynced writes, which it holds
+    ///   against the new state before sending them.
+    /// - **Cursors belong to the server**: opaque (encrypted) and authenticated with the server's key. A
+    ///   cursor that was made up or changed in any way, or one minted for another tenant or user, answers
+    ///   **400 `invalid_cursor`**. One position has one spelling: a page's `cursor` and a stream event's
+    ///   `id` for the same position are the same string.
+    /// - **A page's cost follows the page**: each request reads at most a bounded window of the log (2,000
+    ///   sequence numbers) after the cursor, so a device back after weeks offline pays what a recent one
+    ///   does per request. A page may therefore hold fewer changes than `limit` — even none — with
+    ///   `has_more: true` and an advanced `cursor`: keep pulling while `has_more` is true.
     ///
     /// Applying a page: upsert each `data` by `type` and `id`; for a deletion remove the entity (a course's
     /// deletion also removes its lessons and the caller's progress and enrollment in it); then store the
@@ -23178,6 +23194,11 @@ internal struct Client: APIProtocol {
     ///   committed (the same visibility as the change feed: a change inside a draft the caller cannot see
     ///   is never announced). The `id` is the feed's cursor after them. Changes committed within 50 ms of an
     ///   event gather into the next one (at most one event per stream per 50 ms).
+    /// - `event: reset`, `data: {"reason": "timeline_changed"}` — the tenant's data was replaced (a snapshot
+    ///   restore, an import): every cursor the client holds is of the old timeline. The client's next pull
+    ///   answers 410 `cursor_expired` (`timeline_changed`) and it does a base sync. It has no `id`; the
+    ///   `changed` event that follows it carries a cursor of the new timeline. A client reconnecting with a
+    ///   `Last-Event-ID` of an old timeline gets `reset` at once.
     /// - `event: ended`, `data: {"reason": "..."}` — the last event before the server closes the stream:
     ///   `session_ended` (the session was revoked by logout, a password reset or refresh-token reuse; the user
     ///   was deleted or their role changed), `token_expired` (the access token the stream was opened with
@@ -30122,7 +30143,7 @@ internal struct Client: APIProtocol {
     }
     /// Put a snapshot back as the tenant's whole state
     ///
-    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The snapshot is copied into the tenant's database as one write transaction: every request sees the state before or the state after, never a mix. Sessions created after the snapshot are not in its data, so their tokens answer 401 from the next request on; the tenant's live event streams check their session again and send `changed` so clients pull; a change-feed cursor past the restored data answers 410 `cursor_expired`.
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The snapshot is copied into the tenant's database as one write transaction: every request sees the state before or the state after, never a mix. Sessions created after the snapshot are not in its data, so their tokens answer 401 from the next request on. The restored data starts a new timeline: the tenant's live event streams check their session again and send `reset` then `changed`, and every change-feed cursor issued before answers 410 `cursor_expired` with `"reason": "timeline_changed"`.
     ///
     /// - Remark: HTTP `POST /__dev/tenants/{id}/restore`.
     /// - Remark: Generated from `#/paths//__dev/tenants/{id}/restore/post(devRestoreSnapshot)`.

@@ -218,6 +218,18 @@ extension Components {
             internal var currentVersion: Swift.Int64?
             /// - Remark: Generated from `#/components/schemas/Problem/current`.
             internal var current: Components.Schemas.ConflictCurrent?
+            /// Present with `cursor_expired`: why the cursor can no longer be read from. `timeline_changed`: the tenant's data was replaced (a snapshot restore, an import, the tenant deleted and created again) since the cursor was issued; `retention_exceeded`: the changes after it are older than the retention window; `role_changed`: the caller's role changed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/reason`.
+            internal enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case timelineChanged = "timeline_changed"
+                case retentionExceeded = "retention_exceeded"
+                case roleChanged = "role_changed"
+            }
+            /// Present with `cursor_expired`: why the cursor can no longer be read from. `timeline_changed`: the tenant's data was replaced (a snapshot restore, an import, the tenant deleted and created again) since the cursor was issued; `retention_exceeded`: the changes after it are older than the retention window; `role_changed`: the caller's role changed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/reason`.
+            internal var reason: Components.Schemas.Problem.ReasonPayload?
             /// Creates a new `Problem`.
             ///
             /// - Parameters:
@@ -232,6 +244,7 @@ extension Components {
             ///   - errorCount: Present with `validation_failed` when `errors` lists only the first 20: how many offending fields there were.
             ///   - currentVersion: Present with `version_conflict`: the server's current version.
             ///   - current:
+            ///   - reason: Present with `cursor_expired`: why the cursor can no longer be read from. `timeline_changed`: the tenant's data was replaced (a snapshot restore, an import, the tenant deleted and created again) since the cursor was issued; `retention_exceeded`: the changes after it are older than the retention window; `role_changed`: the caller's role changed.
             internal init(
                 _type: Swift.String,
                 title: Swift.String,
@@ -243,7 +256,8 @@ extension Components {
                 errors: [Components.Schemas.FieldError]? = nil,
                 errorCount: Swift.Int? = nil,
                 currentVersion: Swift.Int64? = nil,
-                current: Components.Schemas.ConflictCurrent? = nil
+                current: Components.Schemas.ConflictCurrent? = nil,
+                reason: Components.Schemas.Problem.ReasonPayload? = nil
             ) {
                 self._type = _type
                 self.title = title
@@ -256,6 +270,7 @@ extension Components {
                 self.errorCount = errorCount
                 self.currentVersion = currentVersion
                 self.current = current
+                self.reason = reason
             }
             internal enum CodingKeys: String, CodingKey {
                 case _type = "type"
@@ -269,6 +284,7 @@ extension Components {
                 case errorCount = "error_count"
                 case currentVersion = "current_version"
                 case current
+                case reason
             }
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -316,6 +332,10 @@ extension Components {
                     Components.Schemas.ConflictCurrent.self,
                     forKey: .current
                 )
+                self.reason = try container.decodeIfPresent(
+                    Components.Schemas.Problem.ReasonPayload.self,
+                    forKey: .reason
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "type",
                     "title",
@@ -327,7 +347,8 @@ extension Components {
                     "errors",
                     "error_count",
                     "current_version",
-                    "current"
+                    "current",
+                    "reason"
                 ])
             }
         }
@@ -4512,6 +4533,14 @@ extension Components {
             internal var openStreams: Swift.Int
             /// - Remark: Generated from `#/components/schemas/DevTenantSummary/created_at`.
             internal var createdAt: Components.Schemas.Timestamp
+            /// The id of the tenant's data history (see the sync section's "Timelines"): a new one whenever a snapshot is restored or an export imported.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevTenantSummary/timeline`.
+            internal var timeline: Swift.String
+            /// When the timeline started (the tenant's creation, its last restore or import).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevTenantSummary/timeline_started_at`.
+            internal var timelineStartedAt: Components.Schemas.Timestamp?
             /// Creates a new `DevTenantSummary`.
             ///
             /// - Parameters:
@@ -4520,18 +4549,24 @@ extension Components {
             ///   - userCount:
             ///   - openStreams: Live event streams (`GET /v1/sync/events`) open in the tenant now.
             ///   - createdAt:
+            ///   - timeline: The id of the tenant's data history (see the sync section's "Timelines"): a new one whenever a snapshot is restored or an export imported.
+            ///   - timelineStartedAt: When the timeline started (the tenant's creation, its last restore or import).
             internal init(
                 id: Components.Schemas.TenantId,
                 name: Swift.String,
                 userCount: Swift.Int,
                 openStreams: Swift.Int,
-                createdAt: Components.Schemas.Timestamp
+                createdAt: Components.Schemas.Timestamp,
+                timeline: Swift.String,
+                timelineStartedAt: Components.Schemas.Timestamp? = nil
             ) {
                 self.id = id
                 self.name = name
                 self.userCount = userCount
                 self.openStreams = openStreams
                 self.createdAt = createdAt
+                self.timeline = timeline
+                self.timelineStartedAt = timelineStartedAt
             }
             internal enum CodingKeys: String, CodingKey {
                 case id
@@ -4539,6 +4574,8 @@ extension Components {
                 case userCount = "user_count"
                 case openStreams = "open_streams"
                 case createdAt = "created_at"
+                case timeline
+                case timelineStartedAt = "timeline_started_at"
             }
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -4562,12 +4599,22 @@ extension Components {
                     Components.Schemas.Timestamp.self,
                     forKey: .createdAt
                 )
+                self.timeline = try container.decode(
+                    Swift.String.self,
+                    forKey: .timeline
+                )
+                self.timelineStartedAt = try container.decodeIfPresent(
+                    Components.Schemas.Timestamp.self,
+                    forKey: .timelineStartedAt
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "name",
                     "user_count",
                     "open_streams",
-                    "created_at"
+                    "created_at",
+                    "timeline",
+                    "timeline_started_at"
                 ])
             }
         }

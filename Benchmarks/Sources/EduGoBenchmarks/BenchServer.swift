@@ -12,10 +12,11 @@ final class BenchServer: Sendable {
         self.running = running
     }
 
-    static func start() async throws -> BenchServer {
+    /// - Parameter storage: In memory unless a benchmark needs the tenants' files.
+    static func start(storage: ServerConfiguration.Storage = .inMemory) async throws -> BenchServer {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let configuration = ServerConfiguration(
-            port: 0, storage: .inMemory, devMode: true, logLevel: .error,
+            port: 0, storage: storage, devMode: true, logLevel: .error,
             rateLimits: RateLimits.standard.scaled(by: 1000),
             onServerRunning: { port in
                 continuation.yield(port)

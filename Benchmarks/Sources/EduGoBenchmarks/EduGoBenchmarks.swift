@@ -14,8 +14,8 @@ import Foundation
 struct EduGoBenchmarks {
     static func main() async throws {
         var arguments = Array(CommandLine.arguments.dropFirst())
-        guard let mode = arguments.first, ["sdk", "drain", "enqueue", "sync", "live", "devstate"].contains(mode) else {
-            FileHandle.standardError.write(Data("usage: EduGoBenchmarks sdk|drain|enqueue|sync|live|devstate [--runs N] [--json FILE] [--url URL --writes N]\n".utf8))
+        guard let mode = arguments.first, ["sdk", "drain", "enqueue", "sync", "live", "devstate", "feed"].contains(mode) else {
+            FileHandle.standardError.write(Data("usage: EduGoBenchmarks sdk|drain|enqueue|sync|live|devstate|feed [--runs N] [--json FILE] [--url URL --writes N]\n".utf8))
             exit(1)
         }
         arguments.removeFirst()
@@ -41,6 +41,21 @@ struct EduGoBenchmarks {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
+        if mode == "feed" {
+            let feed = try await FeedCostBenchmarks(runs: runs, scratch: scratch).run()
+            print([
+                "| measurement | median | min – max | unit |",
+                "|---|---:|---:|---|",
+                "| \(feed.oldest.name) | \(format(feed.oldest.median)) | \(format(feed.oldest.min)) – \(format(feed.oldest.max)) | ms |",
+                "| \(feed.recent.name) | \(format(feed.recent.median)) | \(format(feed.recent.min)) – \(format(feed.recent.max)) | ms |",
+                "",
+                "| ratio | value | target |",
+                "|---|---:|---|",
+                "| oldest cursor ÷ recent cursor (one pull, median) | \(format(feed.oldest.median / feed.recent.median)) | ≤ 5 |",
+                "| requests to catch up from the oldest cursor | \(feed.catchUpRequests) | — |",
+            ].joined(separator: "\n"))
+            return
+        }
         if mode == "live" {
             guard let url else { throw BenchError.unexpected("live needs --url") }
             let latencies = try await LiveBenchmarks(scratch: scratch).propagation(server: url, writes: writes).sorted()

@@ -105,4 +105,27 @@ import Testing
             #expect(problem.errors?.map(\.field) == ["id"])
         }
     }
+
+    @Test("POST /__dev/tenants with Content-Type: application/json and an empty body seeds the built-in fixture")
+    func emptyJSONBodyIsTheBuiltInFixture() async throws {
+        try await withServer { client in
+            // When a generated client, which always sends its JSON media type, calls it without a body
+            let response = try await client.send(
+                .post, "/__dev/tenants", headers: [.contentType: "application/json", .contentLength: "0"])
+
+            // Then the tenant is the built-in fixture: one account per role
+            #expect(response.status == .created, "body: \(response.text)")
+            let tenant = try response.decode(DevTenantBody.self)
+            #expect(tenant.accounts.map(\.role).sorted() == ["admin", "student", "teacher"])
+        }
+    }
+
+    @Test("POST /__dev/tenants with a JSON media type and a body that is not JSON still answers 400 malformed_json")
+    func nonEmptyMalformedBodyIsRefused() async throws {
+        try await withServer { client in
+            let response = try await client.send(.post, "/__dev/tenants", json: " ")
+
+            try expectProblem(response, .badRequest, "malformed_json")
+        }
+    }
 }

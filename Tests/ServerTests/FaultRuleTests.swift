@@ -242,4 +242,23 @@ import Testing
         }
         #expect(await injector.rules(tenant: tenant).first?.active == true)
     }
+
+    @Test("an injected status has a non-empty title: its reason phrase, or its class for a code without one")
+    func injectedStatusHasATitle() async throws {
+        try await withServer { client in
+            // Given a 503 rule on the course list and a 499 rule (no standard phrase) on the profile
+            try await client.injectFault(["method": "GET", "path": "/v1/courses", "action": "status", "status": 503, "times": 1])
+            try await client.injectFault(["method": "GET", "path": "/v1/users/me", "action": "status", "status": 499, "times": 1])
+            let student = try await client.caller(.demoStudent)
+
+            // When both fire
+            let unavailable = try await client.get("/v1/courses", as: student)
+            let unnamed = try await client.get("/v1/users/me", as: student)
+
+            // Then each problem has a title
+            #expect(try expectProblem(unavailable, .serviceUnavailable, "injected_fault").title == "Service Unavailable")
+            #expect(unnamed.status.code == 499)
+            #expect(try unnamed.decode(Problem.self).title == "Client Error")
+        }
+    }
 }

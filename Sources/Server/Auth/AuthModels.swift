@@ -1,18 +1,22 @@
 import Foundation
 
 /// `POST /v1/auth/register`.
-struct RegisterRequest: Decodable {
+struct RegisterRequest: Decodable, FieldChecked {
     static let keys: Set<String> = ["email", "password", "first_name", "last_name"]
     var email: String
     var password: String
     var firstName: String
     var lastName: String
 
-    func validate() throws {
-        let errors = [
+    var fieldErrors: [APIError.FieldError] {
+        [
             UserValidation.email(email), UserValidation.password(password),
             UserValidation.name(firstName, field: "first_name"), UserValidation.name(lastName, field: "last_name"),
         ].compactMap { $0 }
+    }
+
+    func validate() throws {
+        let errors = fieldErrors
         if !errors.isEmpty { throw APIError.validation(errors) }
     }
 }

@@ -56,7 +56,7 @@ struct CourseRoutes {
             guard identity.role != .student else { throw APIError.forbidden("Only teachers and admins create courses.") }
             var writable = CourseDraft.keys
             if identity.role != .admin { writable.remove("teacher_id") }
-            try JSONObjectReader.checkKeys(body, known: CourseDraft.keys, writable: writable)
+            try JSONObjectReader.checkKeys(body, of: CourseDraft.self, writable: writable)
             let draft = try RequestBody.decode(CourseDraft.self, from: body)
             let now = deps.now
             let course = CourseRecord(
@@ -76,7 +76,7 @@ struct CourseRoutes {
         return try await deps.write(request, context) { identity, body in
             var writable = CoursePatch.keys
             if identity.role != .admin { writable.remove("teacher_id") }
-            try JSONObjectReader.checkKeys(body, known: CoursePatch.keys, writable: writable)
+            try JSONObjectReader.checkKeys(body, of: CoursePatch.self, writable: writable)
             let base = try VersionPrecondition.required(request, body: body)
             let changes = try RequestBody.decode(CoursePatch.self, from: body).changes
             let updated = CourseResponse(

@@ -31,8 +31,7 @@ struct ClockRoutes {
 
     @Sendable func advance(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let (_, object) = try await RequestBody.readObject(from: request, limit: deps.bodyLimit)
-        try JSONObjectReader.checkKeys(object, known: ["advance_seconds"], writable: ["advance_seconds"])
-        var reader = JSONObjectReader(object)
+        var reader = JSONObjectReader(object, known: ["advance_seconds"])
         let seconds = reader.int("advance_seconds", required: true, range: 0...Self.maxAdvance)
         try reader.throwIfInvalid()
         clock.advance(bySeconds: seconds ?? 0)

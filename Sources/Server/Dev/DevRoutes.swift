@@ -94,10 +94,12 @@ struct DevRoutes {
     }
 
     /// The tenant a `POST /__dev/tenants` describes: its JSON body, or the built-in fixture when
-    /// it sends neither a body nor a `Content-Type`; `fromBody` says which.
+    /// it sends no body (`Content-Length: 0`, or neither a length nor a `Transfer-Encoding`),
+    /// whatever its `Content-Type`: generated clients send `application/json` on every call.
+    /// `fromBody` says which.
     static func fixture(of request: Request, limit: Int) async throws -> (tenant: SeedDescription.Tenant, fromBody: Bool) {
         let length = request.headers[.contentLength].flatMap(Int.init)
-        if request.headers[.contentType] == nil, length == nil || length == 0, request.headers[.transferEncoding] == nil {
+        if length == 0 || (length == nil && request.headers[.transferEncoding] == nil) {
             return (try BundledSeeds.testTenant, false)
         }
         let (_, object) = try await RequestBody.readObject(from: request, limit: limit)

@@ -90,7 +90,7 @@ extension APIError {
             headers[.retryAfter] = String(retryAfter)
         }
         return APIError(
-            HTTPResponse.Status(code: status), code: "injected_fault",
+            .standard(code: status), code: "injected_fault",
             detail: "A fault rule of the development server answered this request.", headers: headers)
     }
 }

@@ -96,8 +96,7 @@ extension FaultRule {
     /// - Throws: `400 validation_failed` naming every bad field (unknown members, a bad glob, an
     ///   unknown action or method, a probability outside 0…1, numbers out of range).
     static func parse(_ object: [String: JSONValue], id: String) throws -> FaultRule {
-        try JSONObjectReader.checkKeys(object, known: members, writable: members)
-        var reader = JSONObjectReader(object)
+        var reader = JSONObjectReader(object, known: members)
         let method = reader.oneOf("method", methods)
         let path = reader.string("path", required: true, length: 1...512)
         if let path, PathGlob(path) == nil {

@@ -107,7 +107,8 @@ struct SeedParser {
     private mutating func read<Value>(
         _ object: [String: JSONValue], at path: String, _ body: (inout JSONObjectReader) -> Value
     ) -> Value {
-        var reader = JSONObjectReader(object)
+        // The members were checked against the object's known ones by `object(_:at:keys:)`.
+        var reader = JSONObjectReader(object, known: Set(object.keys))
         let value = body(&reader)
         for error in reader.errors {
             let message = error.code == "required" ? "required" : error.message

@@ -60,8 +60,7 @@ struct SnapshotRoutes {
     @Sendable func restore(_ request: Request, context: EduGoRequestContext) async throws -> Response {
         let store = try await deps.tenants.store(for: try tenant(request, context))
         let (_, object) = try await RequestBody.readObject(from: request, limit: deps.bodyLimit)
-        try JSONObjectReader.checkKeys(object, known: ["snapshot_id"], writable: ["snapshot_id"])
-        var reader = JSONObjectReader(object)
+        var reader = JSONObjectReader(object, known: ["snapshot_id"])
         let id = reader.string("snapshot_id", required: true, length: 1...128, storesText: false)
         try reader.throwIfInvalid()
         guard let id, let snapshot = await snapshots.snapshot(id, of: store.tenantID) else {

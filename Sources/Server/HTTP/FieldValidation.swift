@@ -128,6 +128,9 @@ struct FieldValidation {
 /// member in one pass (``FieldValidation``); ``RequestBody/decode(_:from:)`` answers every
 /// error of both steps at once.
 protocol ValidatedBody: Decodable {
+    /// Every member the body takes (its JSON names); another member is `unknown_field`.
+    static var keys: Set<String> { get }
+
     /// Checks (and normalises, such as trimming) the decoded members, naming each member (checks
     /// or ``FieldValidation/member(_:)``) in the order its errors are listed.
     mutating func validate(_ validation: inout FieldValidation)

@@ -5,21 +5,28 @@ import Foundation
 /// dev routes' small bodies. (Resource bodies are ``ValidatedBody`` types decoded by
 /// ``RequestBody/decode(_:from:)``.)
 ///
-/// ``checkKeys(_:known:writable:)`` serves both: unknown and role-forbidden members are refused
-/// before a body is decoded.
+/// An unknown member is one more field error, listed after those of the members read: it never
+/// hides them (the README's promise that one answer names every invalid member).
+/// ``checkKeys(_:of:writable:)`` keeps that promise for the resource bodies, before they are
+/// decoded, and refuses role-forbidden members.
 struct JSONObjectReader {
     let object: [String: JSONValue]
     private(set) var errors: [APIError.FieldError] = []
+    /// The members outside the body's known ones, as field errors.
+    private let unknown: [APIError.FieldError]
 
-    init(_ object: [String: JSONValue]) {
+    /// - Parameter known: The members the body takes; every other member is an `unknown_field` error.
+    init(_ object: [String: JSONValue], known: Set<String>) {
         self.object = object
+        self.unknown = Self.unknownMembers(object, known: known)
     }
 
-    /// Refuses members outside `allowed` (400) and members the caller may not write (403).
-    static func checkKeys(_ object: [String: JSONValue], known: Set<String>, writable: Set<String>) throws {
-        let unknown = object.keys.filter { !known.contains($0) }.sorted()
+    /// Refuses members outside `Body.keys` (400, listed after every error of `Body`'s own members,
+    /// so one answer names them all) and then members the caller may not write (403).
+    static func checkKeys<Body: ValidatedBody>(_ object: [String: JSONValue], of body: Body.Type, writable: Set<String>) throws {
+        let unknown = unknownMembers(object, known: Body.keys)
         if !unknown.isEmpty {
-            throw APIError.validation(unknown.map { .init(field: $0, code: "unknown_field", message: "is not a recognised field") })
+            throw APIError.validation(RequestBody.fieldErrors(Body.self, in: object) + unknown)
         }
         let forbidden = object.keys.filter { !writable.contains($0) }.sorted()
         if !forbidden.isEmpty {
@@ -28,6 +35,12 @@ struct JSONObjectReader {
                 detail: "You may not set: \(forbidden.joined(separator: ", ")).",
                 errors: forbidden.map { .init(field: $0, code: "not_writable", message: "is not writable for your role") })
         }
+    }
+
+    /// An `unknown_field` error for each member outside `known`, in name order.
+    static func unknownMembers(_ object: [String: JSONValue], known: Set<String>) -> [APIError.FieldError] {
+        object.keys.filter { !known.contains($0) }.sorted()
+            .map { .init(field: $0, code: "unknown_field", message: "is not a recognised field") }
     }
 
     /// - Parameter storesText: `false` for identifiers that are only looked up (a NUL in one simply
@@ -102,8 +115,10 @@ struct JSONObjectReader {
         if let error { errors.append(error) }
     }
 
+    /// Throws every error met: those of the members read, then the unknown members.
     func throwIfInvalid() throws {
-        if !errors.isEmpty { throw APIError.validation(errors) }
+        let all = errors + unknown
+        if !all.isEmpty { throw APIError.validation(all) }
     }
 
     private mutating func fail(_ field: String, _ code: String, _ message: String) {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// The RFC 9457 body of every error response.
 struct ProblemDetails: Encodable {
@@ -17,7 +18,9 @@ struct ProblemDetails: Encodable {
 
     init(error: APIError, instance: String, requestID: String) {
         self.type = "urn:edugo:problem:\(error.code)"
-        self.title = error.status.reasonPhrase
+        // A status built from a bare code has no phrase: the title is never empty.
+        self.title = error.status.reasonPhrase.isEmpty
+            ? HTTPResponse.Status.standard(code: error.status.code).reasonPhrase : error.status.reasonPhrase
         self.status = error.status.code
         self.detail = error.detail
         // The request path, as sent: bounded so that an error never echoes much of it.

@@ -5,22 +5,25 @@ import Hummingbird
 enum RequestBody {
     /// Reads and decodes a JSON object body.
     ///
+    /// Unknown members are listed after the error of the known ones (a missing or mistyped member,
+    /// or those ``FieldChecked`` names), never instead of it.
     /// - Throws: What ``readObject(from:limit:)`` throws, or `400 validation_failed` for unknown
     ///   members, missing members and wrong types.
     static func decode<T: Decodable>(
         _ type: T.Type, from request: Request, allowedKeys: Set<String>, limit: Int
     ) async throws -> T {
         let (data, object) = try await readObject(from: request, limit: limit)
-        let unknown = object.keys.filter { !allowedKeys.contains($0) }.sorted()
-        if !unknown.isEmpty {
-            throw APIError.validation(
-                unknown.map { .init(field: $0, code: "unknown_field", message: "is not a recognised field") })
-        }
+        let unknown = JSONObjectReader.unknownMembers(object, known: allowedKeys)
+        let decoded: T
         do {
-            return try APICoding.decoder.decode(T.self, from: data)
+            decoded = try APICoding.decoder.decode(T.self, from: data)
         } catch let error as DecodingError {
-            throw Self.validationError(error)
+            throw APIError.validation([Self.fieldError(error)] + unknown)
         }
+        if !unknown.isEmpty {
+            throw APIError.validation(((decoded as? any FieldChecked)?.fieldErrors ?? []) + unknown)
+        }
+        return decoded
     }
 
     /// Decodes a body object read by ``readObject(from:limit:)`` as `Body`, then runs its checks:
@@ -36,6 +39,19 @@ enum RequestBody {
         let errors = validation.allErrors
         guard errors.isEmpty else { throw APIError.validation(errors) }
         return body
+    }
+
+    /// The field errors ``decode(_:from:)`` would answer for `object` (none when it decodes and
+    /// passes its checks): members the body does not take are ignored here.
+    static func fieldErrors<Body: ValidatedBody>(_ type: Body.Type, in object: [String: JSONValue]) -> [APIError.FieldError] {
+        do {
+            _ = try decode(Body.self, from: object)
+            return []
+        } catch let error as APIError {
+            return error.errors
+        } catch {
+            return []
+        }
     }
 
     /// Reads a JSON object body, returning the raw bytes and the parsed members.
@@ -86,20 +102,20 @@ enum RequestBody {
         return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 
-    private static func validationError(_ error: DecodingError) -> APIError {
+    private static func fieldError(_ error: DecodingError) -> APIError.FieldError {
         func name(_ path: [any CodingKey]) -> String {
             let joined = path.map { $0.intValue.map(String.init) ?? snakeCase($0.stringValue) }.joined(separator: ".")
             return joined.isEmpty ? "body" : joined
         }
         switch error {
         case .keyNotFound(let key, let context):
-            return .validation(field: name(context.codingPath + [key]), code: "required", message: "is required")
+            return .init(field: name(context.codingPath + [key]), code: "required", message: "is required")
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return .validation(field: name(context.codingPath), code: "invalid_type", message: "has the wrong type")
+            return .init(field: name(context.codingPath), code: "invalid_type", message: "has the wrong type")
         case .dataCorrupted(let context):
-            return .validation(field: name(context.codingPath), code: "invalid_value", message: "is not a valid value")
+            return .init(field: name(context.codingPath), code: "invalid_value", message: "is not a valid value")
         @unknown default:
-            return .validation(field: "body", code: "invalid_value", message: "is not valid")
+            return .init(field: "body", code: "invalid_value", message: "is not valid")
         }
     }
 

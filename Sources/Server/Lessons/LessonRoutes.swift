@@ -34,7 +34,7 @@ struct LessonRoutes {
         let deps = self.deps
         let courseID = try request.pathParameter("id", context)
         return try await deps.write(request, context) { identity, body in
-            try JSONObjectReader.checkKeys(body, known: NewLesson.keys, writable: NewLesson.keys)
+            try JSONObjectReader.checkKeys(body, of: NewLesson.self, writable: NewLesson.keys)
             let draft = try RequestBody.decode(NewLesson.self, from: body).draft
             let lesson = try await identity.store.createLesson(draft, inCourse: courseID, by: identity, now: deps.now)
             return APIResponse(
@@ -48,7 +48,7 @@ struct LessonRoutes {
         let courseID = try request.pathParameter("id", context)
         let lessonID = try request.pathParameter("lessonId", context)
         return try await deps.write(request, context) { identity, body in
-            try JSONObjectReader.checkKeys(body, known: LessonPatch.keys, writable: LessonPatch.keys)
+            try JSONObjectReader.checkKeys(body, of: LessonPatch.self, writable: LessonPatch.keys)
             let base = try VersionPrecondition.required(request, body: body)
             let changes = try RequestBody.decode(LessonPatch.self, from: body).changes
             let lesson = try await identity.store.updateLesson(

@@ -26,7 +26,7 @@ struct ProgressRoutes {
         let deps = self.deps
         let courseID = try request.pathParameter("id", context)
         return try await deps.write(request, context) { identity, body in
-            try JSONObjectReader.checkKeys(body, known: ProgressBody.keys, writable: ProgressBody.keys)
+            try JSONObjectReader.checkKeys(body, of: ProgressBody.self, writable: ProgressBody.keys)
             let base = try VersionPrecondition.from(request, body: body)
             let report = try RequestBody.decode(ProgressBody.self, from: body).report
             let record = try await identity.store.recordProgress(

@@ -49,7 +49,7 @@ struct UserRoutes {
         let deps = self.deps
         return try await deps.write(request, context) { identity, body in
             guard identity.role == .admin else { throw APIError.forbidden("Only admins create users.") }
-            try JSONObjectReader.checkKeys(body, known: NewAccount.keys, writable: NewAccount.keys)
+            try JSONObjectReader.checkKeys(body, of: NewAccount.self, writable: NewAccount.keys)
             let account = try RequestBody.decode(NewAccount.self, from: body)
             guard let role = account.accountRole else { throw APIError.internalError }
             let user = try await AccountWriter(deps: deps).createAccount(
@@ -107,7 +107,7 @@ struct UserRoutes {
         deps: Dependencies, request: Request, identity: Identity, targetID: String, body: [String: JSONValue]
     ) async throws -> APIResponse<UserResponse> {
         let writable = identity.role == .admin && targetID != identity.userID ? UserPatch.keys : UserPatch.selfWritable
-        try JSONObjectReader.checkKeys(body, known: UserPatch.keys, writable: writable)
+        try JSONObjectReader.checkKeys(body, of: UserPatch.self, writable: writable)
         let base = try VersionPrecondition.required(request, body: body)
         let changes = try RequestBody.decode(UserPatch.self, from: body).changes
         let updated = try await identity.store.updateUser(

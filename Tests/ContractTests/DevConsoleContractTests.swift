@@ -48,7 +48,7 @@ import Testing
                 headers: .init(xTenantID: tenant.tenantId),
                 body: .json(.init(method: .get, path: "/v1/auth/me", action: .status, times: 1, status: 503))
             ).created.body.json
-            guard case .undocumented(503, _) = try await api.anonymous.getMe(headers: .init(xTenantID: tenant.tenantId)) else {
+            guard case .serverError(503, _) = try await api.anonymous.getMe(headers: .init(xTenantID: tenant.tenantId)) else {
                 Issue.record("expected the injected 503")
                 return
             }

@@ -21,13 +21,17 @@ import Testing
             #expect(rule.active)
             #expect(created.headers.cacheControl == .noStore)
 
+            // The injected status is a declared answer of every operation outside /__dev (5XX, InjectedFault)
             let faulted = try await signedIn.client.getMe()
-            guard case .undocumented(let status, let payload) = faulted else {
+            guard case .serverError(let status, let answer) = faulted else {
                 Issue.record("expected the injected 503, got \(faulted)")
                 return
             }
             #expect(status == 503)
-            #expect(payload.headerFields[.init("Retry-After")!] == "2")
+            #expect(answer.headers.retryAfter == 2)
+            let problem = try answer.body.applicationProblemJson
+            #expect(problem.code == "injected_fault")
+            #expect(problem.title == "Service Unavailable")
             _ = try await signedIn.client.getMe().ok.body.json
 
             let listed = try await api.anonymous.devListFaults(headers: .init(xTenantID: tenant.tenantId)).ok.body.json

@@ -38,7 +38,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/If-None-Match`.
         internal typealias IfNoneMatch = Swift.String
-        /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+        /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Absent → the first page (deliberately no `default` here, so a generated client does not send `page=1` beside `after`). Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
         ///
         /// - Remark: Generated from `#/components/parameters/Page`.
         internal typealias Page = Swift.Int

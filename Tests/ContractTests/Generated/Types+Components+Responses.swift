@@ -2606,6 +2606,148 @@ extension Components {
                 self.body = body
             }
         }
+        internal struct InjectedFault: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/InjectedFault/headers`.
+            internal struct Headers: Sendable, Hashable {
+                /// Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                ///
+                /// - Remark: Generated from `#/components/responses/InjectedFault/headers/X-Request-ID`.
+                internal var xRequestID: Components.Headers.XRequestID
+                /// - Remark: Generated from `#/components/headers/Cache-Control-NoStore`.
+                internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
+                    case noStore = "no-store"
+                }
+                /// `no-store` (auth, users, errors, dev).
+                ///
+                /// - Remark: Generated from `#/components/responses/InjectedFault/headers/Cache-Control`.
+                internal var cacheControl: Components.Headers.CacheControlNoStore
+                /// Seconds, when the rule sets `retry_after`.
+                ///
+                /// - Remark: Generated from `#/components/responses/InjectedFault/headers/Retry-After`.
+                internal var retryAfter: Swift.Int?
+                /// - Remark: Generated from `#/components/headers/X-Content-Type-Options`.
+                internal enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                    case nosniff = "nosniff"
+                }
+                /// Always `nosniff`.
+                ///
+                /// - Remark: Generated from `#/components/responses/InjectedFault/headers/X-Content-Type-Options`.
+                internal var xContentTypeOptions: Components.Headers.XContentTypeOptions
+                /// - Remark: Generated from `#/components/headers/X-Frame-Options`.
+                internal enum XFrameOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                    case deny = "DENY"
+                }
+                /// Always `DENY`.
+                ///
+                /// - Remark: Generated from `#/components/responses/InjectedFault/headers/X-Frame-Options`.
+                internal var xFrameOptions: Components.Headers.XFrameOptions
+                /// - Remark: Generated from `#/components/headers/Content-Security-Policy`.
+                internal enum ContentSecurityPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                    case defaultSrc_apos_None_apos__semi_FrameAncestors_apos_None_apos_ = "default-src 'none'; frame-ancestors 'none'"
+                }
+                /// `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                ///
+                /// - Remark: Generated from `#/components/responses/InjectedFault/headers/Content-Security-Policy`.
+                internal var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy
+                /// - Remark: Generated from `#/components/headers/Referrer-Policy`.
+                internal enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                    case noReferrer = "no-referrer"
+                }
+                /// Always `no-referrer`.
+                ///
+                /// - Remark: Generated from `#/components/responses/InjectedFault/headers/Referrer-Policy`.
+                internal var referrerPolicy: Components.Headers.ReferrerPolicy
+                /// - Remark: Generated from `#/components/headers/Cross-Origin-Opener-Policy`.
+                internal enum CrossOriginOpenerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                    case sameOrigin = "same-origin"
+                }
+                /// Always `same-origin`.
+                ///
+                /// - Remark: Generated from `#/components/responses/InjectedFault/headers/Cross-Origin-Opener-Policy`.
+                internal var crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy
+                /// - Remark: Generated from `#/components/headers/Cross-Origin-Resource-Policy`.
+                internal enum CrossOriginResourcePolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                    case sameOrigin = "same-origin"
+                }
+                /// Always `same-origin`.
+                ///
+                /// - Remark: Generated from `#/components/responses/InjectedFault/headers/Cross-Origin-Resource-Policy`.
+                internal var crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy
+                /// Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                ///
+                /// - Remark: Generated from `#/components/responses/InjectedFault/headers/Strict-Transport-Security`.
+                internal var strictTransportSecurity: Components.Headers.StrictTransportSecurity?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: Request id: echoed if the client sent a valid one (≤128 chars of `[A-Za-z0-9._-]`), otherwise generated.
+                ///   - cacheControl: `no-store` (auth, users, errors, dev).
+                ///   - retryAfter: Seconds, when the rule sets `retry_after`.
+                ///   - xContentTypeOptions: Always `nosniff`.
+                ///   - xFrameOptions: Always `DENY`.
+                ///   - contentSecurityPolicy: `default-src 'none'; frame-ancestors 'none'` on every response except the dev console's page and files (Content-Security-Policy-Console).
+                ///   - referrerPolicy: Always `no-referrer`.
+                ///   - crossOriginOpenerPolicy: Always `same-origin`.
+                ///   - crossOriginResourcePolicy: Always `same-origin`.
+                ///   - strictTransportSecurity: Sent only over TLS: on every response of a server running with `--tls-cert`/`--tls-key` or `--tls-dev`, and behind a TLS-terminating proxy when the server runs with `--trust-forwarded-proto` and the proxy sends `X-Forwarded-Proto: https`. Never over plain HTTP. Configurable; default `max-age=31536000; includeSubDomains`. May be disabled by configuration.
+                internal init(
+                    xRequestID: Components.Headers.XRequestID,
+                    cacheControl: Components.Headers.CacheControlNoStore,
+                    retryAfter: Swift.Int? = nil,
+                    xContentTypeOptions: Components.Headers.XContentTypeOptions,
+                    xFrameOptions: Components.Headers.XFrameOptions,
+                    contentSecurityPolicy: Components.Headers.ContentSecurityPolicy,
+                    referrerPolicy: Components.Headers.ReferrerPolicy,
+                    crossOriginOpenerPolicy: Components.Headers.CrossOriginOpenerPolicy,
+                    crossOriginResourcePolicy: Components.Headers.CrossOriginResourcePolicy,
+                    strictTransportSecurity: Components.Headers.StrictTransportSecurity? = nil
+                ) {
+                    self.xRequestID = xRequestID
+                    self.cacheControl = cacheControl
+                    self.retryAfter = retryAfter
+                    self.xContentTypeOptions = xContentTypeOptions
+                    self.xFrameOptions = xFrameOptions
+                    self.contentSecurityPolicy = contentSecurityPolicy
+                    self.referrerPolicy = referrerPolicy
+                    self.crossOriginOpenerPolicy = crossOriginOpenerPolicy
+                    self.crossOriginResourcePolicy = crossOriginResourcePolicy
+                    self.strictTransportSecurity = strictTransportSecurity
+                }
+            }
+            /// Received HTTP response headers
+            internal var headers: Components.Responses.InjectedFault.Headers
+            /// - Remark: Generated from `#/components/responses/InjectedFault/content`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/InjectedFault/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                internal var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            internal var body: Components.Responses.InjectedFault.Body
+            /// Creates a new `InjectedFault`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            internal init(
+                headers: Components.Responses.InjectedFault.Headers,
+                body: Components.Responses.InjectedFault.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
         internal struct DevCrossOrigin: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/DevCrossOrigin/headers`.
             internal struct Headers: Sendable, Hashable {

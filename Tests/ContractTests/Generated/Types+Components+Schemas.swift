@@ -48,7 +48,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/RequestId`.
         internal typealias RequestId = Swift.String
-        /// Stable machine-readable error code. Codes in use: `malformed_json`, `validation_failed`, `invalid_token`, `bad_request`, `empty_media`, `invalid_cursor`, `non_canonical_path`, `json_too_deep`, `json_too_many_elements` (400); `unauthorized`, `invalid_credentials`, `invalid_refresh_token` (401); `forbidden`, `tenant_mismatch`, `email_not_verified`, `field_not_writable`, `not_enrolled`, `dev_loopback_only`, `cross_origin_refused` (403); `not_found`, `tenant_not_found` (404); `method_not_allowed` (405); `email_taken`, `version_conflict`, `idempotency_in_progress`, `cannot_delete_self`, `user_owns_courses`, `course_not_published`, `last_admin`, `fault_limit_reached` (409); `version_conflict` (412); `payload_too_large` (413); `range_not_satisfiable` (416); `misdirected_request` (421, dev mode only: a `Host` name other than localhost, 127.0.0.1, [::1] or an `--allowed-host`, whatever its port); `unsupported_media_type`, `media_type_mismatch` (415); `idempotency_key_reused` (422); `precondition_required` (428); `cursor_expired` (410); `rate_limited` (429); `internal_error` (500); `unavailable`, `hashing_busy` (503); `injected_fault` (any 4xx/5xx a dev-mode fault rule names). Clients must tolerate codes added later.
+        /// Stable machine-readable error code. Codes in use: `malformed_json`, `validation_failed`, `invalid_token`, `bad_request`, `empty_media`, `invalid_cursor`, `non_canonical_path`, `json_too_deep`, `json_too_many_elements` (400); `unauthorized`, `invalid_credentials`, `invalid_refresh_token` (401); `forbidden`, `tenant_mismatch`, `email_not_verified`, `field_not_writable`, `not_enrolled`, `dev_loopback_only`, `cross_origin_refused` (403); `not_found`, `tenant_not_found` (404); `method_not_allowed` (405); `email_taken`, `version_conflict`, `idempotency_in_progress`, `cannot_delete_self`, `user_owns_courses`, `course_not_published`, `last_admin`, `fault_limit_reached` (409); `version_conflict` (412); `payload_too_large` (413); `range_not_satisfiable` (416); `misdirected_request` (421, dev mode only: a `Host` name other than localhost, 127.0.0.1, [::1] or an `--allowed-host`, whatever its port); `unsupported_media_type`, `media_type_mismatch` (415); `idempotency_key_reused` (422); `precondition_required` (428); `cursor_expired` (410); `rate_limited` (429); `too_many_streams` (429, a sixth open event stream of one user); `internal_error` (500); `unavailable`, `hashing_busy`, `stream_capacity` (503); `injected_fault` (any 4xx/5xx a dev-mode fault rule names). Clients must tolerate codes added later.
         ///
         /// - Remark: Generated from `#/components/schemas/ProblemCode`.
         internal typealias ProblemCode = Swift.String
@@ -58,7 +58,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/FieldError/field`.
             internal var field: Swift.String
-            /// Machine-readable reason, e.g. `required`, `too_long`, `invalid_format`, `unknown_property`.
+            /// Machine-readable reason, e.g. `required`, `too_long`, `invalid_format`, `unknown_field` (a member the body does not take).
             ///
             /// - Remark: Generated from `#/components/schemas/FieldError/code`.
             internal var code: Swift.String
@@ -68,7 +68,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - field: JSON property name, query parameter or header that failed.
-            ///   - code: Machine-readable reason, e.g. `required`, `too_long`, `invalid_format`, `unknown_property`.
+            ///   - code: Machine-readable reason, e.g. `required`, `too_long`, `invalid_format`, `unknown_field` (a member the body does not take).
             ///   - message:
             internal init(
                 field: Swift.String,
@@ -184,7 +184,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/type`.
             internal var _type: Swift.String
-            /// Short, human-readable summary of the problem type.
+            /// Short, human-readable summary of the problem type (the status's reason phrase, or its class, such as `Client Error`, for a status without one); never empty.
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/title`.
             internal var title: Swift.String
@@ -234,7 +234,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - _type: `urn:edugo:problem:<code>`.
-            ///   - title: Short, human-readable summary of the problem type.
+            ///   - title: Short, human-readable summary of the problem type (the status's reason phrase, or its class, such as `Client Error`, for a status without one); never empty.
             ///   - status: The HTTP status code of this response.
             ///   - detail: Human-readable explanation of this occurrence. Never contains stack traces, SQL or internal messages.
             ///   - instance: The request path (cut after 1024 characters, ending with `…`).
@@ -360,7 +360,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/VersionConflictProblem/type`.
             internal var _type: Swift.String
-            /// Short, human-readable summary of the problem type.
+            /// Short, human-readable summary of the problem type (the status's reason phrase, or its class, such as `Client Error`, for a status without one); never empty.
             ///
             /// - Remark: Generated from `#/components/schemas/VersionConflictProblem/title`.
             internal var title: Swift.String
@@ -398,7 +398,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - _type: `urn:edugo:problem:<code>`.
-            ///   - title: Short, human-readable summary of the problem type.
+            ///   - title: Short, human-readable summary of the problem type (the status's reason phrase, or its class, such as `Client Error`, for a status without one); never empty.
             ///   - status: The HTTP status code of this response.
             ///   - detail: Human-readable explanation of this occurrence. Never contains stack traces, SQL or internal messages.
             ///   - instance: The request path (cut after 1024 characters, ending with `…`).
@@ -2235,10 +2235,6 @@ extension Components {
                 ])
             }
         }
-        /// A lesson media file: the raw bytes.
-        ///
-        /// - Remark: Generated from `#/components/schemas/MediaFile`.
-        internal typealias MediaFile = Swift.String
         /// - Remark: Generated from `#/components/schemas/LessonList`.
         internal struct LessonList: Codable, Hashable, Sendable {
             /// Ordered by `order` ascending.
@@ -2712,6 +2708,344 @@ extension Components {
                     "cursor",
                     "has_more",
                     "base_continues"
+                ])
+            }
+        }
+        /// A position in the change feed (opaque; bound to the caller's tenant, user and role).
+        ///
+        /// - Remark: Generated from `#/components/schemas/SyncCursor`.
+        internal typealias SyncCursor = Swift.String
+        /// One event of `GET /v1/sync/events`, as an SSE parser reads it (its fields `event`, `id`, `data`, `retry`). The one place that lists the stream's event types: each has a schema of its own, chosen by `event`. The server sends these types only; a client still ignores a type it does not know.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SyncEvent`.
+        internal enum SyncEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SyncEvent/SyncChangedEvent`.
+            case changed(Components.Schemas.SyncChangedEvent)
+            /// - Remark: Generated from `#/components/schemas/SyncEvent/SyncEndedEvent`.
+            case ended(Components.Schemas.SyncEndedEvent)
+            /// - Remark: Generated from `#/components/schemas/SyncEvent/SyncResetEvent`.
+            case reset(Components.Schemas.SyncResetEvent)
+            internal enum CodingKeys: String, CodingKey {
+                case event
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                let discriminator = try container.decode(
+                    Swift.String.self,
+                    forKey: .event
+                )
+                switch discriminator {
+                case "changed":
+                    self = .changed(try .init(from: decoder))
+                case "ended":
+                    self = .ended(try .init(from: decoder))
+                case "reset":
+                    self = .reset(try .init(from: decoder))
+                default:
+                    throw Swift.DecodingError.unknownOneOfDiscriminator(
+                        discriminatorKey: CodingKeys.event,
+                        discriminatorValue: discriminator,
+                        codingPath: decoder.codingPath
+                    )
+                }
+            }
+            internal func encode(to encoder: any Swift.Encoder) throws {
+                switch self {
+                case let .changed(value):
+                    try value.encode(to: encoder)
+                case let .ended(value):
+                    try value.encode(to: encoder)
+                case let .reset(value):
+                    try value.encode(to: encoder)
+                }
+            }
+        }
+        /// Changes the caller may see were committed; pull `GET /v1/sync/changes` from your own cursor.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SyncChangedEvent`.
+        internal struct SyncChangedEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SyncChangedEvent/event`.
+            internal var event: OpenAPIRuntime.OpenAPIValueContainer
+            /// The feed's cursor after the announced changes; send it back as `Last-Event-ID`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncChangedEvent/id`.
+            internal var id: Components.Schemas.SyncCursor
+            /// One line of JSON: `{"cursor": "<the same cursor as id>"}`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncChangedEvent/data`.
+            internal var data: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SyncChangedEvent/retry`.
+            internal var retry: Swift.Int?
+            /// Creates a new `SyncChangedEvent`.
+            ///
+            /// - Parameters:
+            ///   - event:
+            ///   - id: The feed's cursor after the announced changes; send it back as `Last-Event-ID`.
+            ///   - data: One line of JSON: `{"cursor": "<the same cursor as id>"}`.
+            ///   - retry:
+            internal init(
+                event: OpenAPIRuntime.OpenAPIValueContainer,
+                id: Components.Schemas.SyncCursor,
+                data: Swift.String,
+                retry: Swift.Int? = nil
+            ) {
+                self.event = event
+                self.id = id
+                self.data = data
+                self.retry = retry
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case event
+                case id
+                case data
+                case retry
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.event = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: .event
+                )
+                self.id = try container.decode(
+                    Components.Schemas.SyncCursor.self,
+                    forKey: .id
+                )
+                self.data = try container.decode(
+                    Swift.String.self,
+                    forKey: .data
+                )
+                self.retry = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .retry
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "event",
+                    "id",
+                    "data",
+                    "retry"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SyncChangedData`.
+        internal struct SyncChangedData: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SyncChangedData/cursor`.
+            internal var cursor: Components.Schemas.SyncCursor
+            /// Creates a new `SyncChangedData`.
+            ///
+            /// - Parameters:
+            ///   - cursor:
+            internal init(cursor: Components.Schemas.SyncCursor) {
+                self.cursor = cursor
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case cursor
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.cursor = try container.decode(
+                    Components.Schemas.SyncCursor.self,
+                    forKey: .cursor
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "cursor"
+                ])
+            }
+        }
+        /// The tenant's timeline changed (snapshot restore, import, tenant re-created under its id); base-sync, keeping unsynced writes.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SyncResetEvent`.
+        internal struct SyncResetEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SyncResetEvent/event`.
+            internal var event: OpenAPIRuntime.OpenAPIValueContainer
+            /// When present, a cursor of the new timeline.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncResetEvent/id`.
+            internal var id: Components.Schemas.SyncCursor?
+            /// One line of JSON: `{"reason": "timeline_changed"}`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncResetEvent/data`.
+            internal var data: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SyncResetEvent/retry`.
+            internal var retry: Swift.Int?
+            /// Creates a new `SyncResetEvent`.
+            ///
+            /// - Parameters:
+            ///   - event:
+            ///   - id: When present, a cursor of the new timeline.
+            ///   - data: One line of JSON: `{"reason": "timeline_changed"}`.
+            ///   - retry:
+            internal init(
+                event: OpenAPIRuntime.OpenAPIValueContainer,
+                id: Components.Schemas.SyncCursor? = nil,
+                data: Swift.String,
+                retry: Swift.Int? = nil
+            ) {
+                self.event = event
+                self.id = id
+                self.data = data
+                self.retry = retry
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case event
+                case id
+                case data
+                case retry
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.event = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: .event
+                )
+                self.id = try container.decodeIfPresent(
+                    Components.Schemas.SyncCursor.self,
+                    forKey: .id
+                )
+                self.data = try container.decode(
+                    Swift.String.self,
+                    forKey: .data
+                )
+                self.retry = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .retry
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "event",
+                    "id",
+                    "data",
+                    "retry"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SyncResetData`.
+        internal struct SyncResetData: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SyncResetData/reason`.
+            internal enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case timelineChanged = "timeline_changed"
+            }
+            /// - Remark: Generated from `#/components/schemas/SyncResetData/reason`.
+            internal var reason: Components.Schemas.SyncResetData.ReasonPayload
+            /// Creates a new `SyncResetData`.
+            ///
+            /// - Parameters:
+            ///   - reason:
+            internal init(reason: Components.Schemas.SyncResetData.ReasonPayload) {
+                self.reason = reason
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case reason
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.reason = try container.decode(
+                    Components.Schemas.SyncResetData.ReasonPayload.self,
+                    forKey: .reason
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "reason"
+                ])
+            }
+        }
+        /// The last event before the server closes the stream, and why.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SyncEndedEvent`.
+        internal struct SyncEndedEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SyncEndedEvent/event`.
+            internal var event: OpenAPIRuntime.OpenAPIValueContainer
+            /// Not sent with this event; an SSE parser repeats the previous event's id here.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncEndedEvent/id`.
+            internal var id: Components.Schemas.SyncCursor?
+            /// One line of JSON: `{"reason": "<why>"}`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncEndedEvent/data`.
+            internal var data: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SyncEndedEvent/retry`.
+            internal var retry: Swift.Int?
+            /// Creates a new `SyncEndedEvent`.
+            ///
+            /// - Parameters:
+            ///   - event:
+            ///   - id: Not sent with this event; an SSE parser repeats the previous event's id here.
+            ///   - data: One line of JSON: `{"reason": "<why>"}`.
+            ///   - retry:
+            internal init(
+                event: OpenAPIRuntime.OpenAPIValueContainer,
+                id: Components.Schemas.SyncCursor? = nil,
+                data: Swift.String,
+                retry: Swift.Int? = nil
+            ) {
+                self.event = event
+                self.id = id
+                self.data = data
+                self.retry = retry
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case event
+                case id
+                case data
+                case retry
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.event = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: .event
+                )
+                self.id = try container.decodeIfPresent(
+                    Components.Schemas.SyncCursor.self,
+                    forKey: .id
+                )
+                self.data = try container.decode(
+                    Swift.String.self,
+                    forKey: .data
+                )
+                self.retry = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .retry
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "event",
+                    "id",
+                    "data",
+                    "retry"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SyncEndedData`.
+        internal struct SyncEndedData: Codable, Hashable, Sendable {
+            /// `session_ended`: logout, password reset, refresh-token reuse, user deleted or role changed; `token_expired`: the access token the stream was opened with expired; `tenant_deleted`; `shutdown`: graceful shutdown; `client_gone`: the server saw the client close the connection (written as it closes, so a client normally never reads it).
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncEndedData/reason`.
+            internal enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case sessionEnded = "session_ended"
+                case tokenExpired = "token_expired"
+                case tenantDeleted = "tenant_deleted"
+                case shutdown = "shutdown"
+                case clientGone = "client_gone"
+            }
+            /// `session_ended`: logout, password reset, refresh-token reuse, user deleted or role changed; `token_expired`: the access token the stream was opened with expired; `tenant_deleted`; `shutdown`: graceful shutdown; `client_gone`: the server saw the client close the connection (written as it closes, so a client normally never reads it).
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncEndedData/reason`.
+            internal var reason: Components.Schemas.SyncEndedData.ReasonPayload
+            /// Creates a new `SyncEndedData`.
+            ///
+            /// - Parameters:
+            ///   - reason: `session_ended`: logout, password reset, refresh-token reuse, user deleted or role changed; `token_expired`: the access token the stream was opened with expired; `tenant_deleted`; `shutdown`: graceful shutdown; `client_gone`: the server saw the client close the connection (written as it closes, so a client normally never reads it).
+            internal init(reason: Components.Schemas.SyncEndedData.ReasonPayload) {
+                self.reason = reason
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case reason
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.reason = try container.decode(
+                    Components.Schemas.SyncEndedData.ReasonPayload.self,
+                    forKey: .reason
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "reason"
                 ])
             }
         }

@@ -352,6 +352,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//health/get(getHealth)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//health/get(getHealth)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//health/get(getHealth)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -600,6 +669,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//.well-known/jwks.json/get(getJwks)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//.well-known/jwks.json/get(getJwks)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//.well-known/jwks.json/get(getJwks)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -830,6 +968,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//openapi.yaml/get(getOpenApiDocument)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//openapi.yaml/get(getOpenApiDocument)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//openapi.yaml/get(getOpenApiDocument)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -1236,6 +1443,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/register/post(register)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/register/post(register)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/register/post(register)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -1691,6 +1967,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/login/post(login)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/login/post(login)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/login/post(login)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -2097,6 +2442,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/refresh/post(refreshTokens)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/refresh/post(refreshTokens)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/refresh/post(refreshTokens)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -2394,6 +2808,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/logout/post(logout)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/logout/post(logout)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/logout/post(logout)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -2771,6 +3254,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/forgot-password/post(forgotPassword)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/forgot-password/post(forgotPassword)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/forgot-password/post(forgotPassword)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -3159,6 +3711,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/resend-verification/post(resendVerification)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -3518,6 +4139,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/reset-password/post(resetPassword)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/reset-password/post(resetPassword)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/reset-password/post(resetPassword)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -3830,6 +4520,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/verify-email/post(verifyEmail)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/verify-email/post(verifyEmail)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/verify-email/post(verifyEmail)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -4159,6 +4918,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/me/get(getMe)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/me/get(getMe)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/me/get(getMe)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -4205,7 +5033,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Absent → the first page (deliberately no `default` here, so a generated client does not send `page=1` beside `after`). Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/GET/query/page`.
                 internal var page: Components.Parameters.Page?
@@ -4228,7 +5056,7 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Absent → the first page (deliberately no `default` here, so a generated client does not send `page=1` beside `after`). Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///   - after: Keyset pagination: the `next` of the previous page, passed back unchanged (it is opaque). The page starts right after that page's last item in the list's order, so an item written or deleted meanwhile never shifts it, and a deep page costs what the first costs. Answers to `after` carry no `page` and no `total`. A cursor the server did not issue → 400 `validation_failed` (`after`), as is `after` together with `page`.
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 ///   - q: Full-text filter on first name, last name and email, with the rule of `/v1/users/search`; blanks at either end are ignored, and a `q` of only blanks filters nothing.
@@ -4528,6 +5356,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/get(listUsers)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/get(listUsers)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/get(listUsers)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -5017,6 +5914,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/post(createUser)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/post(createUser)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/post(createUser)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -5069,7 +6035,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/search/GET/query/q`.
                 internal var q: Components.Parameters.SearchQueryRequired
-                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Absent → the first page (deliberately no `default` here, so a generated client does not send `page=1` beside `after`). Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/search/GET/query/page`.
                 internal var page: Components.Parameters.Page?
@@ -5085,7 +6051,7 @@ internal enum Operations {
                 ///
                 /// - Parameters:
                 ///   - q: Search text, with at least one character that is not a blank (the pattern lists the blanks); blanks at either end are ignored. Words are split at blanks; every word must match a whole word of the searched text and the last word also matches any word it begins (`matem` finds `Matemáticas`); case and accents are ignored (`matematicas` finds `Matemáticas`); a word is further split where it holds anything but letters and digits (`ada@example.com` matches those three words in a row); words without a letter or digit are ignored, and a search made only of them finds nothing. No character is query syntax: quotes, `*`, `-`, `:`, `NEAR`, `AND`, `OR`, `NOT` are searched as text.
-                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Absent → the first page (deliberately no `default` here, so a generated client does not send `page=1` beside `after`). Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///   - after: Keyset pagination: the `next` of the previous page, passed back unchanged (it is opaque). The page starts right after that page's last item in the list's order, so an item written or deleted meanwhile never shifts it, and a deep page costs what the first costs. Answers to `after` carry no `page` and no `total`. A cursor the server did not issue → 400 `validation_failed` (`after`), as is `after` together with `page`.
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 internal init(
@@ -5381,6 +6347,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/search/get(searchUsers)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/search/get(searchUsers)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/search/get(searchUsers)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -5712,6 +6747,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/me/get(getMyProfile)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/me/get(getMyProfile)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/me/get(getMyProfile)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -6222,6 +7326,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/me/patch(updateMyProfile)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/me/patch(updateMyProfile)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/me/patch(updateMyProfile)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -6268,7 +7441,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/me/courses/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Absent → the first page (deliberately no `default` here, so a generated client does not send `page=1` beside `after`). Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/me/courses/GET/query/page`.
                 internal var page: Components.Parameters.Page?
@@ -6283,7 +7456,7 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Absent → the first page (deliberately no `default` here, so a generated client does not send `page=1` beside `after`). Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///   - after: Keyset pagination: the `next` of the previous page, passed back unchanged (it is opaque). The page starts right after that page's last item in the list's order, so an item written or deleted meanwhile never shifts it, and a deep page costs what the first costs. Answers to `after` carry no `page` and no `total`. A cursor the server did not issue → 400 `validation_failed` (`after`), as is `after` together with `page`.
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 internal init(
@@ -6577,6 +7750,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/me/courses/get(listMyCourses)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/me/courses/get(listMyCourses)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/me/courses/get(listMyCourses)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -7088,6 +8330,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/get(getUser)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/get(getUser)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/get(getUser)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -7639,6 +8950,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/patch(updateUser)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/patch(updateUser)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/patch(updateUser)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -7994,6 +9374,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/delete(deleteUser)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/delete(deleteUser)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/delete(deleteUser)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -8036,7 +9485,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/courses/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Absent → the first page (deliberately no `default` here, so a generated client does not send `page=1` beside `after`). Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/GET/query/page`.
                 internal var page: Components.Parameters.Page?
@@ -8055,7 +9504,7 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Absent → the first page (deliberately no `default` here, so a generated client does not send `page=1` beside `after`). Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///   - after: Keyset pagination: the `next` of the previous page, passed back unchanged (it is opaque). The page starts right after that page's last item in the list's order, so an item written or deleted meanwhile never shifts it, and a deep page costs what the first costs. Answers to `after` carry no `page` and no `total`. A cursor the server did not issue → 400 `validation_failed` (`after`), as is `after` together with `page`.
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 ///   - category: Only courses in this category.
@@ -8507,6 +9956,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/get(listCourses)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/get(listCourses)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/get(listCourses)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -8973,6 +10491,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/post(createCourse)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/post(createCourse)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/post(createCourse)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -9029,7 +10616,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/search/GET/query/category`.
                 internal var category: Components.Parameters.CategoryFilter?
-                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Absent → the first page (deliberately no `default` here, so a generated client does not send `page=1` beside `after`). Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/search/GET/query/page`.
                 internal var page: Components.Parameters.Page?
@@ -9046,7 +10633,7 @@ internal enum Operations {
                 /// - Parameters:
                 ///   - q: Search text, with at least one character that is not a blank (the pattern lists the blanks); blanks at either end are ignored. Words are split at blanks; every word must match a whole word of the searched text and the last word also matches any word it begins (`matem` finds `Matemáticas`); case and accents are ignored (`matematicas` finds `Matemáticas`); a word is further split where it holds anything but letters and digits (`ada@example.com` matches those three words in a row); words without a letter or digit are ignored, and a search made only of them finds nothing. No character is query syntax: quotes, `*`, `-`, `:`, `NEAR`, `AND`, `OR`, `NOT` are searched as text.
                 ///   - category: Only courses in this category.
-                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Absent → the first page (deliberately no `default` here, so a generated client does not send `page=1` beside `after`). Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///   - after: Keyset pagination: the `next` of the previous page, passed back unchanged (it is opaque). The page starts right after that page's last item in the list's order, so an item written or deleted meanwhile never shifts it, and a deep page costs what the first costs. Answers to `after` carry no `page` and no `total`. A cursor the server did not issue → 400 `validation_failed` (`after`), as is `after` together with `page`.
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 internal init(
@@ -9499,6 +11086,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/search/get(searchCourses)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/search/get(searchCourses)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/search/get(searchCourses)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -10010,6 +11666,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/get(getCourse)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/get(getCourse)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/get(getCourse)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -10561,6 +12286,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/patch(updateCourse)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/patch(updateCourse)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/patch(updateCourse)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -10888,6 +12682,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/delete(deleteCourse)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/delete(deleteCourse)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/delete(deleteCourse)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -11496,6 +13359,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/enrollment/post(enroll)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/enrollment/post(enroll)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/enrollment/post(enroll)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -11823,6 +13755,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/enrollment/delete(unenroll)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/enrollment/delete(unenroll)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/enrollment/delete(unenroll)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -12184,6 +14185,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/get(listLessons)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/get(listLessons)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/get(listLessons)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -12684,6 +14754,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/post(createLesson)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/post(createLesson)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/post(createLesson)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -13204,6 +15343,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/get(getLesson)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/get(getLesson)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/get(getLesson)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -13764,6 +15972,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/patch(updateLesson)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/patch(updateLesson)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/patch(updateLesson)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -14100,6 +16377,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/delete(deleteLesson)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/delete(deleteLesson)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/delete(deleteLesson)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -15050,6 +17396,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/get(downloadLessonMedia)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/get(downloadLessonMedia)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/get(downloadLessonMedia)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -15575,6 +17990,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/put(uploadLessonMedia)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/put(uploadLessonMedia)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/put(uploadLessonMedia)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -15990,6 +18474,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/delete(deleteLessonMedia)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/delete(deleteLessonMedia)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/lessons/{lessonId}/media/delete(deleteLessonMedia)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -16372,6 +18925,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/progress/get(getProgress)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/progress/get(getProgress)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/progress/get(getProgress)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -16925,6 +19547,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/progress/put(putProgress)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/progress/put(putProgress)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{id}/progress/put(putProgress)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -16985,23 +19676,7 @@ internal enum Operations {
     /// - Changes and deletions are kept for the retention window (`--change-retention`, 30 days by default,
     ///   on the server's clock). A cursor older than that, or minted before the caller's role changed,
     ///   answers **410 `cursor_expired`**: the client does a base sync (keeping its unsynced writes).
-    /// - **Timelines.** A position in the feed only means something on the history it was read from. Each
-    ///   tenant's data has a *timeline*: a random id given when the tenant is created and replaced whenever
-    ///   the data is replaced by anything other than the tenant's own writes — a snapshot restored, an
-    ///   export imported, the tenant deleted and created again under the same id. Every cursor and every
-    ///   stream event `id` belongs to one timeline, and within a timeline sequence numbers are never reused.
-    ///   A cursor of another timeline answers **410 `cursor_expired`** with `"reason": "timeline_changed"`
-    ///   (never a page read from the old position): what the device pulled since may have been undone, so
-    ///   it does a base sync, replacing its cached data and keeping its unsynced writes, which it holds
-    ///   against the new state before sending them.
-    /// - **Cursors belong to the server**: opaque (encrypted) and authenticated with the server's key. A
-    ///   cursor that was made up or changed in any way, or one minted for another tenant or user, answers
-    ///   **400 `invalid_cursor`**. One position has one spelling: a page's `cursor` and a stream event's
-    ///   `id` for the same position are the same string.
-    /// - **A page's cost follows the page**: each request reads at most a bounded window of the log (2,000
-    ///   sequence numbers) after the cursor, so a device back after weeks offline pays what a recent one
-    ///   does per request. A page may therefore hold fewer changes than `limit` — even none — with
-    ///   `has_more: true` and an advanced `cursor`: keep pulling while `has_more` is true.
+    ///   A malformed cursor, or one minted for another tenant or user, answers **400 `invalid_cursor`**.
     ///
     /// Applying a page: upsert each `data` by `type` and `id`; for a deletion remove the entity (a course's
     /// deletion also removes its lessons and the caller's progress and enrollment in it); then store the
@@ -17015,7 +19690,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/sync/changes/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// The `cursor` of the previous answer (opaque and authenticated). Absent → base sync.
+                /// The `cursor` of the previous answer (opaque). Absent → base sync.
                 ///
                 /// - Remark: Generated from `#/paths/v1/sync/changes/GET/query/cursor`.
                 internal var cursor: Swift.String?
@@ -17026,7 +19701,7 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - cursor: The `cursor` of the previous answer (opaque and authenticated). Absent → base sync.
+                ///   - cursor: The `cursor` of the previous answer (opaque). Absent → base sync.
                 ///   - limit: Most changes in the answer (1–1000). Out of range → 400 `validation_failed`.
                 internal init(
                     cursor: Swift.String? = nil,
@@ -17299,7 +19974,7 @@ internal enum Operations {
                     }
                 }
             }
-            /// `cursor_expired`: the cursor can no longer be read from; `reason` says why (`timeline_changed`: the tenant's data was replaced by a restore or an import; `retention_exceeded`; `role_changed`). Sync again without a cursor (a base sync), keeping unsynced writes.
+            /// `cursor_expired`: the changes after the cursor are no longer kept (older than the retention window, or the caller's role changed). Sync again without a cursor.
             ///
             /// - Remark: Generated from `#/paths//v1/sync/changes/get(listChanges)/responses/410`.
             ///
@@ -17340,6 +20015,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sync/changes/get(listChanges)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sync/changes/get(listChanges)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sync/changes/get(listChanges)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -17388,21 +20132,28 @@ internal enum Operations {
     /// `GET /v1/sync/changes`; it never carries data itself. The pull stays the single source of truth, so
     /// nothing a device misses while disconnected is lost: it pulls from its own cursor when it reconnects.
     ///
-    /// Events (each ends with a blank line):
+    /// Events (each ends with a blank line). Their schemas are in one place, `components/schemas/SyncEvent`
+    /// (one schema per event type: `SyncChangedEvent`, `SyncResetEvent`, `SyncEndedEvent`), each modelled as
+    /// the SSE parser of the WHATWG HTML standard reads an event: an object of its fields `event`, `id`, `data`
+    /// (the `data` lines joined; always one line of JSON here) and `retry`. This document is OpenAPI 3.1, where
+    /// the `schema` of a `text/event-stream` response describes **one event** (the reading of OpenAPI 3.2's
+    /// `itemSchema`, which 3.1 lacks; schemathesis 4 reads it so): a client reads the stream event by event and
+    /// checks each against `SyncEvent`. Comments (`: connected`, `: keep-alive`) and the `retry: 2000` block
+    /// carry no `data`, so they are not events.
     ///
     /// - `event: changed`, `id: <cursor>`, `data: {"cursor": "<cursor>"}` — changes the caller may see were
     ///   committed (the same visibility as the change feed: a change inside a draft the caller cannot see
     ///   is never announced). The `id` is the feed's cursor after them. Changes committed within 50 ms of an
     ///   event gather into the next one (at most one event per stream per 50 ms).
-    /// - `event: reset`, `data: {"reason": "timeline_changed"}` — the tenant's data was replaced (a snapshot
-    ///   restore, an import): every cursor the client holds is of the old timeline. The client's next pull
-    ///   answers 410 `cursor_expired` (`timeline_changed`) and it does a base sync. It has no `id`; the
-    ///   `changed` event that follows it carries a cursor of the new timeline. A client reconnecting with a
-    ///   `Last-Event-ID` of an old timeline gets `reset` at once.
+    /// - `event: reset`, `data: {"reason": "timeline_changed"}` — the tenant's data was replaced by something
+    ///   other than its own writes (a snapshot restore, an import, the tenant re-created under its id): what
+    ///   the client holds may have been undone. It base-syncs (keeping its unsynced writes); the next `changed`
+    ///   carries a cursor of the new timeline.
     /// - `event: ended`, `data: {"reason": "..."}` — the last event before the server closes the stream:
     ///   `session_ended` (the session was revoked by logout, a password reset or refresh-token reuse; the user
     ///   was deleted or their role changed), `token_expired` (the access token the stream was opened with
-    ///   expired: reconnect with a fresh one), `tenant_deleted`, `shutdown` (graceful shutdown).
+    ///   expired: reconnect with a fresh one), `tenant_deleted`, `shutdown` (graceful shutdown). It has no `id`
+    ///   line of its own (a parser keeps the last event's id).
     /// - A comment line (`: keep-alive`) every 15 seconds keeps proxies from closing an idle stream; the
     ///   first lines are `: connected` and `retry: 2000`.
     ///
@@ -17411,12 +20162,16 @@ internal enum Operations {
     /// otherwise the stream waits for the next change. Without `Last-Event-ID` the first event is sent at
     /// once. Either way, pull from your own stored cursor, not from the event's.
     ///
+    /// **Reading it with a generated client:** the body never ends, so read it as a stream (an SSE library
+    /// such as httpx-sse or sseclient-py, or the body as an async sequence of bytes), never as one value.
+    ///
     /// **Limits:** at most 5 open streams per user (a 6th answers **429 `too_many_streams`** with
     /// `Retry-After`) and `--max-event-streams` per server (beyond it **503 `stream_capacity`**). Fault
     /// rules apply to this request like any other (a `drop_request` rule closes it).
     ///
-    /// The contract fuzzing (schemathesis) excludes this operation: a response that never ends cannot be
-    /// checked against a schema. `Tests/EndToEndTests/EventStreamTests.swift` covers it.
+    /// The contract fuzzing (schemathesis, `.ci/fuzz`) reads each answer's first event and checks it against
+    /// `SyncEvent`; `.ci/contract-tour` reads `changed` and `ended` through two SSE libraries;
+    /// `Tests/EndToEndTests/EventStreamTests.swift` covers the behaviour.
     ///
     ///
     /// - Remark: HTTP `GET /v1/sync/events`.
@@ -18018,6 +20773,75 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sync/events/get(streamChangeEvents)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sync/events/get(streamChangeEvents)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sync/events/get(streamChangeEvents)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -18307,6 +21131,75 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//metrics/get(getMetrics)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//metrics/get(getMetrics)/responses/4XX`.
+            ///
+            /// HTTP response code: `400...499 clientError`.
+            case clientError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.clientError`.
+            ///
+            /// - Throws: An error if `self` is not `.clientError`.
+            /// - SeeAlso: `.clientError`.
+            internal var clientError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .clientError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "clientError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Dev mode only: a fault rule of the tenant (`POST /__dev/faults`, action `status`) answered this request with the status it names, any 4xx or 5xx, as problem+json `injected_fault` (with `Retry-After` when the rule sets `retry_after`). Declared on every operation a rule can reach (all but `/__dev/*`, which is never faulted); a status the operation declares itself keeps its own entry, whose body is then this problem. Never answered outside dev mode.
+            ///
+            /// - Remark: Generated from `#/paths//metrics/get(getMetrics)/responses/5XX`.
+            ///
+            /// HTTP response code: `500...599 serverError`.
+            case serverError(statusCode: Swift.Int, Components.Responses.InjectedFault)
+            /// The associated value of the enum case if `self` is `.serverError`.
+            ///
+            /// - Throws: An error if `self` is not `.serverError`.
+            /// - SeeAlso: `.serverError`.
+            internal var serverError: Components.Responses.InjectedFault {
+                get throws {
+                    switch self {
+                    case let .serverError(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serverError",
                             response: self
                         )
                     }
@@ -18635,6 +21528,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/mailbox/get(devGetMailbox)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -18683,7 +21599,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/__dev/tenants/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Absent → the first page (deliberately no `default` here, so a generated client does not send `page=1` beside `after`). Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///
                 /// - Remark: Generated from `#/paths/__dev/tenants/GET/query/page`.
                 internal var page: Components.Parameters.Page?
@@ -18694,7 +21610,7 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Absent → the first page (deliberately no `default` here, so a generated client does not send `page=1` beside `after`). Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 internal init(
                     page: Components.Parameters.Page? = nil,
@@ -18958,6 +21874,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/get(devListTenants)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -18997,7 +21936,7 @@ internal enum Operations {
     }
     /// Create a fresh seeded tenant
     ///
-    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Creates a tenant with a fresh id, seeded from the body: one tenant of a seed file (`edugo-server --seed FILE` reads `{"tenants": [...]}` of these, each with an `id`), so a test suite makes a tenant from its own fixture in one call. Without a body (and without `Content-Type`) it seeds the built-in fixture: one verified account per role (admin, teacher, student) and three courses. The description is validated whole before anything is written; a bad one answers 422 `validation_failed` with one `errors[]` entry per problem, its `field` the path in the body (`courses[3].lessons[0].title`), and creates nothing. Seeded passwords count as published (see `--drop-demo-tenants`).
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Creates a tenant with a fresh id, seeded from the body: one tenant of a seed file (`edugo-server --seed FILE` reads `{"tenants": [...]}` of these, each with an `id`), so a test suite makes a tenant from its own fixture in one call. Without a body (no `Content-Length` or `Content-Length: 0`, whatever the `Content-Type`, so a generated client that always sends `application/json` may call it bare) it seeds the built-in fixture: one verified account per role (admin, teacher, student) and three courses. The description is validated whole before anything is written; a bad one answers 422 `validation_failed` with one `errors[]` entry per problem, its `field` the path in the body (`courses[3].lessons[0].title`), and creates nothing. Seeded passwords count as published (see `--drop-demo-tenants`).
     ///
     /// - Remark: HTTP `POST /__dev/tenants`.
     /// - Remark: Generated from `#/paths//__dev/tenants/post(devCreateTenant)`.
@@ -19378,6 +22317,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/post(devCreateTenant)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -19676,6 +22638,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/get(devListFaults)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
                             response: self
                         )
                     }
@@ -20087,6 +23072,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/post(devCreateFault)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -20384,6 +23392,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/delete(devDeleteFaults)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
                             response: self
                         )
                     }
@@ -20705,6 +23736,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/faults/{id}/delete(devDeleteFault)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -20965,6 +24019,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/clock/get(devGetClock)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
                             response: self
                         )
                     }
@@ -21344,6 +24421,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/clock/post(devAdvanceClock)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -21638,6 +24738,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/clock/delete(devResetClock)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -21904,6 +25027,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev//get(devConsole)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
                             response: self
                         )
                     }
@@ -22256,6 +25402,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/assets/{name}/get(devConsoleAsset)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -22329,7 +25498,7 @@ internal enum Operations {
             internal var path: Operations.DevListTenantUsers.Input.Path
             /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                /// 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Absent → the first page (deliberately no `default` here, so a generated client does not send `page=1` beside `after`). Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///
                 /// - Remark: Generated from `#/paths/__dev/tenants/{id}/users/GET/query/page`.
                 internal var page: Components.Parameters.Page?
@@ -22340,7 +25509,7 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
+                ///   - page: 1-based page number (at most 1,000,000), kept for compatibility with clients written before `after`; prefer `after`, because page N skips N−1 pages of rows and shifts when rows are added or removed meanwhile. Absent → the first page (deliberately no `default` here, so a generated client does not send `page=1` beside `after`). Out of range → 400 `validation_failed`; with `after` → 400 `validation_failed` (`after`).
                 ///   - limit: Page size (1–100). Out of range → 400 `validation_failed`.
                 internal init(
                     page: Components.Parameters.Page? = nil,
@@ -22602,6 +25771,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/{id}/users/get(devListTenantUsers)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
                             response: self
                         )
                     }
@@ -22891,6 +26083,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/{id}/snapshots/get(devListSnapshots)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
                             response: self
                         )
                     }
@@ -23231,6 +26446,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/{id}/snapshots/post(devSaveSnapshot)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -23528,6 +26766,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/{id}/snapshots/{snapshot}/delete(devDeleteSnapshot)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -23561,7 +26822,7 @@ internal enum Operations {
     }
     /// Put a snapshot back as the tenant's whole state
     ///
-    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The snapshot is copied into the tenant's database as one write transaction: every request sees the state before or the state after, never a mix. Sessions created after the snapshot are not in its data, so their tokens answer 401 from the next request on. The restored data starts a new timeline: the tenant's live event streams check their session again and send `reset` then `changed`, and every change-feed cursor issued before answers 410 `cursor_expired` with `"reason": "timeline_changed"`.
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The snapshot is copied into the tenant's database as one write transaction: every request sees the state before or the state after, never a mix. Sessions created after the snapshot are not in its data, so their tokens answer 401 from the next request on; the tenant's live event streams check their session again and send `changed` so clients pull; a change-feed cursor past the restored data answers 410 `cursor_expired`.
     ///
     /// - Remark: HTTP `POST /__dev/tenants/{id}/restore`.
     /// - Remark: Generated from `#/paths//__dev/tenants/{id}/restore/post(devRestoreSnapshot)`.
@@ -23912,6 +27173,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/tenants/{id}/restore/post(devRestoreSnapshot)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -24242,6 +27526,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/requests/get(devTailRequests)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -24508,6 +27815,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Method Not Allowed (`method_not_allowed`): any known path answers this for a method it does not support, with the `Allow` header listing those it does. Attached to every operation of such a path.
+            ///
+            /// - Remark: Generated from `#/paths//__dev/server/get(devGetServer)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            internal var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
                             response: self
                         )
                     }

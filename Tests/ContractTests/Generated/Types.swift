@@ -263,23 +263,7 @@ internal protocol APIProtocol: Sendable {
     /// - Changes and deletions are kept for the retention window (`--change-retention`, 30 days by default,
     ///   on the server's clock). A cursor older than that, or minted before the caller's role changed,
     ///   answers **410 `cursor_expired`**: the client does a base sync (keeping its unsynced writes).
-    /// - **Timelines.** A position in the feed only means something on the history it was read from. Each
-    ///   tenant's data has a *timeline*: a random id given when the tenant is created and replaced whenever
-    ///   the data is replaced by anything other than the tenant's own writes — a snapshot restored, an
-    ///   export imported, the tenant deleted and created again under the same id. Every cursor and every
-    ///   stream event `id` belongs to one timeline, and within a timeline sequence numbers are never reused.
-    ///   A cursor of another timeline answers **410 `cursor_expired`** with `"reason": "timeline_changed"`
-    ///   (never a page read from the old position): what the device pulled since may have been undone, so
-    ///   it does a base sync, replacing its cached data and keeping its unsynced writes, which it holds
-    ///   against the new state before sending them.
-    /// - **Cursors belong to the server**: opaque (encrypted) and authenticated with the server's key. A
-    ///   cursor that was made up or changed in any way, or one minted for another tenant or user, answers
-    ///   **400 `invalid_cursor`**. One position has one spelling: a page's `cursor` and a stream event's
-    ///   `id` for the same position are the same string.
-    /// - **A page's cost follows the page**: each request reads at most a bounded window of the log (2,000
-    ///   sequence numbers) after the cursor, so a device back after weeks offline pays what a recent one
-    ///   does per request. A page may therefore hold fewer changes than `limit` — even none — with
-    ///   `has_more: true` and an advanced `cursor`: keep pulling while `has_more` is true.
+    ///   A malformed cursor, or one minted for another tenant or user, answers **400 `invalid_cursor`**.
     ///
     /// Applying a page: upsert each `data` by `type` and `id`; for a deletion remove the entity (a course's
     /// deletion also removes its lessons and the caller's progress and enrollment in it); then store the
@@ -295,21 +279,28 @@ internal protocol APIProtocol: Sendable {
     /// `GET /v1/sync/changes`; it never carries data itself. The pull stays the single source of truth, so
     /// nothing a device misses while disconnected is lost: it pulls from its own cursor when it reconnects.
     ///
-    /// Events (each ends with a blank line):
+    /// Events (each ends with a blank line). Their schemas are in one place, `components/schemas/SyncEvent`
+    /// (one schema per event type: `SyncChangedEvent`, `SyncResetEvent`, `SyncEndedEvent`), each modelled as
+    /// the SSE parser of the WHATWG HTML standard reads an event: an object of its fields `event`, `id`, `data`
+    /// (the `data` lines joined; always one line of JSON here) and `retry`. This document is OpenAPI 3.1, where
+    /// the `schema` of a `text/event-stream` response describes **one event** (the reading of OpenAPI 3.2's
+    /// `itemSchema`, which 3.1 lacks; schemathesis 4 reads it so): a client reads the stream event by event and
+    /// checks each against `SyncEvent`. Comments (`: connected`, `: keep-alive`) and the `retry: 2000` block
+    /// carry no `data`, so they are not events.
     ///
     /// - `event: changed`, `id: <cursor>`, `data: {"cursor": "<cursor>"}` — changes the caller may see were
     ///   committed (the same visibility as the change feed: a change inside a draft the caller cannot see
     ///   is never announced). The `id` is the feed's cursor after them. Changes committed within 50 ms of an
     ///   event gather into the next one (at most one event per stream per 50 ms).
-    /// - `event: reset`, `data: {"reason": "timeline_changed"}` — the tenant's data was replaced (a snapshot
-    ///   restore, an import): every cursor the client holds is of the old timeline. The client's next pull
-    ///   answers 410 `cursor_expired` (`timeline_changed`) and it does a base sync. It has no `id`; the
-    ///   `changed` event that follows it carries a cursor of the new timeline. A client reconnecting with a
-    ///   `Last-Event-ID` of an old timeline gets `reset` at once.
+    /// - `event: reset`, `data: {"reason": "timeline_changed"}` — the tenant's data was replaced by something
+    ///   other than its own writes (a snapshot restore, an import, the tenant re-created under its id): what
+    ///   the client holds may have been undone. It base-syncs (keeping its unsynced writes); the next `changed`
+    ///   carries a cursor of the new timeline.
     /// - `event: ended`, `data: {"reason": "..."}` — the last event before the server closes the stream:
     ///   `session_ended` (the session was revoked by logout, a password reset or refresh-token reuse; the user
     ///   was deleted or their role changed), `token_expired` (the access token the stream was opened with
-    ///   expired: reconnect with a fresh one), `tenant_deleted`, `shutdown` (graceful shutdown).
+    ///   expired: reconnect with a fresh one), `tenant_deleted`, `shutdown` (graceful shutdown). It has no `id`
+    ///   line of its own (a parser keeps the last event's id).
     /// - A comment line (`: keep-alive`) every 15 seconds keeps proxies from closing an idle stream; the
     ///   first lines are `: connected` and `retry: 2000`.
     ///
@@ -318,12 +309,16 @@ internal protocol APIProtocol: Sendable {
     /// otherwise the stream waits for the next change. Without `Last-Event-ID` the first event is sent at
     /// once. Either way, pull from your own stored cursor, not from the event's.
     ///
+    /// **Reading it with a generated client:** the body never ends, so read it as a stream (an SSE library
+    /// such as httpx-sse or sseclient-py, or the body as an async sequence of bytes), never as one value.
+    ///
     /// **Limits:** at most 5 open streams per user (a 6th answers **429 `too_many_streams`** with
     /// `Retry-After`) and `--max-event-streams` per server (beyond it **503 `stream_capacity`**). Fault
     /// rules apply to this request like any other (a `drop_request` rule closes it).
     ///
-    /// The contract fuzzing (schemathesis) excludes this operation: a response that never ends cannot be
-    /// checked against a schema. `Tests/EndToEndTests/EventStreamTests.swift` covers it.
+    /// The contract fuzzing (schemathesis, `.ci/fuzz`) reads each answer's first event and checks it against
+    /// `SyncEvent`; `.ci/contract-tour` reads `changed` and `ended` through two SSE libraries;
+    /// `Tests/EndToEndTests/EventStreamTests.swift` covers the behaviour.
     ///
     ///
     /// - Remark: HTTP `GET /v1/sync/events`.
@@ -352,7 +347,7 @@ internal protocol APIProtocol: Sendable {
     func devListTenants(_ input: Operations.DevListTenants.Input) async throws -> Operations.DevListTenants.Output
     /// Create a fresh seeded tenant
     ///
-    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Creates a tenant with a fresh id, seeded from the body: one tenant of a seed file (`edugo-server --seed FILE` reads `{"tenants": [...]}` of these, each with an `id`), so a test suite makes a tenant from its own fixture in one call. Without a body (and without `Content-Type`) it seeds the built-in fixture: one verified account per role (admin, teacher, student) and three courses. The description is validated whole before anything is written; a bad one answers 422 `validation_failed` with one `errors[]` entry per problem, its `field` the path in the body (`courses[3].lessons[0].title`), and creates nothing. Seeded passwords count as published (see `--drop-demo-tenants`).
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Creates a tenant with a fresh id, seeded from the body: one tenant of a seed file (`edugo-server --seed FILE` reads `{"tenants": [...]}` of these, each with an `id`), so a test suite makes a tenant from its own fixture in one call. Without a body (no `Content-Length` or `Content-Length: 0`, whatever the `Content-Type`, so a generated client that always sends `application/json` may call it bare) it seeds the built-in fixture: one verified account per role (admin, teacher, student) and three courses. The description is validated whole before anything is written; a bad one answers 422 `validation_failed` with one `errors[]` entry per problem, its `field` the path in the body (`courses[3].lessons[0].title`), and creates nothing. Seeded passwords count as published (see `--drop-demo-tenants`).
     ///
     /// - Remark: HTTP `POST /__dev/tenants`.
     /// - Remark: Generated from `#/paths//__dev/tenants/post(devCreateTenant)`.
@@ -450,7 +445,7 @@ internal protocol APIProtocol: Sendable {
     func devDeleteSnapshot(_ input: Operations.DevDeleteSnapshot.Input) async throws -> Operations.DevDeleteSnapshot.Output
     /// Put a snapshot back as the tenant's whole state
     ///
-    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The snapshot is copied into the tenant's database as one write transaction: every request sees the state before or the state after, never a mix. Sessions created after the snapshot are not in its data, so their tokens answer 401 from the next request on. The restored data starts a new timeline: the tenant's live event streams check their session again and send `reset` then `changed`, and every change-feed cursor issued before answers 410 `cursor_expired` with `"reason": "timeline_changed"`.
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The snapshot is copied into the tenant's database as one write transaction: every request sees the state before or the state after, never a mix. Sessions created after the snapshot are not in its data, so their tokens answer 401 from the next request on; the tenant's live event streams check their session again and send `changed` so clients pull; a change-feed cursor past the restored data answers 410 `cursor_expired`.
     ///
     /// - Remark: HTTP `POST /__dev/tenants/{id}/restore`.
     /// - Remark: Generated from `#/paths//__dev/tenants/{id}/restore/post(devRestoreSnapshot)`.
@@ -1021,23 +1016,7 @@ extension APIProtocol {
     /// - Changes and deletions are kept for the retention window (`--change-retention`, 30 days by default,
     ///   on the server's clock). A cursor older than that, or minted before the caller's role changed,
     ///   answers **410 `cursor_expired`**: the client does a base sync (keeping its unsynced writes).
-    /// - **Timelines.** A position in the feed only means something on the history it was read from. Each
-    ///   tenant's data has a *timeline*: a random id given when the tenant is created and replaced whenever
-    ///   the data is replaced by anything other than the tenant's own writes — a snapshot restored, an
-    ///   export imported, the tenant deleted and created again under the same id. Every cursor and every
-    ///   stream event `id` belongs to one timeline, and within a timeline sequence numbers are never reused.
-    ///   A cursor of another timeline answers **410 `cursor_expired`** with `"reason": "timeline_changed"`
-    ///   (never a page read from the old position): what the device pulled since may have been undone, so
-    ///   it does a base sync, replacing its cached data and keeping its unsynced writes, which it holds
-    ///   against the new state before sending them.
-    /// - **Cursors belong to the server**: opaque (encrypted) and authenticated with the server's key. A
-    ///   cursor that was made up or changed in any way, or one minted for another tenant or user, answers
-    ///   **400 `invalid_cursor`**. One position has one spelling: a page's `cursor` and a stream event's
-    ///   `id` for the same position are the same string.
-    /// - **A page's cost follows the page**: each request reads at most a bounded window of the log (2,000
-    ///   sequence numbers) after the cursor, so a device back after weeks offline pays what a recent one
-    ///   does per request. A page may therefore hold fewer changes than `limit` — even none — with
-    ///   `has_more: true` and an advanced `cursor`: keep pulling while `has_more` is true.
+    ///   A malformed cursor, or one minted for another tenant or user, answers **400 `invalid_cursor`**.
     ///
     /// Applying a page: upsert each `data` by `type` and `id`; for a deletion remove the entity (a course's
     /// deletion also removes its lessons and the caller's progress and enrollment in it); then store the
@@ -1061,21 +1040,28 @@ extension APIProtocol {
     /// `GET /v1/sync/changes`; it never carries data itself. The pull stays the single source of truth, so
     /// nothing a device misses while disconnected is lost: it pulls from its own cursor when it reconnects.
     ///
-    /// Events (each ends with a blank line):
+    /// Events (each ends with a blank line). Their schemas are in one place, `components/schemas/SyncEvent`
+    /// (one schema per event type: `SyncChangedEvent`, `SyncResetEvent`, `SyncEndedEvent`), each modelled as
+    /// the SSE parser of the WHATWG HTML standard reads an event: an object of its fields `event`, `id`, `data`
+    /// (the `data` lines joined; always one line of JSON here) and `retry`. This document is OpenAPI 3.1, where
+    /// the `schema` of a `text/event-stream` response describes **one event** (the reading of OpenAPI 3.2's
+    /// `itemSchema`, which 3.1 lacks; schemathesis 4 reads it so): a client reads the stream event by event and
+    /// checks each against `SyncEvent`. Comments (`: connected`, `: keep-alive`) and the `retry: 2000` block
+    /// carry no `data`, so they are not events.
     ///
     /// - `event: changed`, `id: <cursor>`, `data: {"cursor": "<cursor>"}` — changes the caller may see were
     ///   committed (the same visibility as the change feed: a change inside a draft the caller cannot see
     ///   is never announced). The `id` is the feed's cursor after them. Changes committed within 50 ms of an
     ///   event gather into the next one (at most one event per stream per 50 ms).
-    /// - `event: reset`, `data: {"reason": "timeline_changed"}` — the tenant's data was replaced (a snapshot
-    ///   restore, an import): every cursor the client holds is of the old timeline. The client's next pull
-    ///   answers 410 `cursor_expired` (`timeline_changed`) and it does a base sync. It has no `id`; the
-    ///   `changed` event that follows it carries a cursor of the new timeline. A client reconnecting with a
-    ///   `Last-Event-ID` of an old timeline gets `reset` at once.
+    /// - `event: reset`, `data: {"reason": "timeline_changed"}` — the tenant's data was replaced by something
+    ///   other than its own writes (a snapshot restore, an import, the tenant re-created under its id): what
+    ///   the client holds may have been undone. It base-syncs (keeping its unsynced writes); the next `changed`
+    ///   carries a cursor of the new timeline.
     /// - `event: ended`, `data: {"reason": "..."}` — the last event before the server closes the stream:
     ///   `session_ended` (the session was revoked by logout, a password reset or refresh-token reuse; the user
     ///   was deleted or their role changed), `token_expired` (the access token the stream was opened with
-    ///   expired: reconnect with a fresh one), `tenant_deleted`, `shutdown` (graceful shutdown).
+    ///   expired: reconnect with a fresh one), `tenant_deleted`, `shutdown` (graceful shutdown). It has no `id`
+    ///   line of its own (a parser keeps the last event's id).
     /// - A comment line (`: keep-alive`) every 15 seconds keeps proxies from closing an idle stream; the
     ///   first lines are `: connected` and `retry: 2000`.
     ///
@@ -1084,12 +1070,16 @@ extension APIProtocol {
     /// otherwise the stream waits for the next change. Without `Last-Event-ID` the first event is sent at
     /// once. Either way, pull from your own stored cursor, not from the event's.
     ///
+    /// **Reading it with a generated client:** the body never ends, so read it as a stream (an SSE library
+    /// such as httpx-sse or sseclient-py, or the body as an async sequence of bytes), never as one value.
+    ///
     /// **Limits:** at most 5 open streams per user (a 6th answers **429 `too_many_streams`** with
     /// `Retry-After`) and `--max-event-streams` per server (beyond it **503 `stream_capacity`**). Fault
     /// rules apply to this request like any other (a `drop_request` rule closes it).
     ///
-    /// The contract fuzzing (schemathesis) excludes this operation: a response that never ends cannot be
-    /// checked against a schema. `Tests/EndToEndTests/EventStreamTests.swift` covers it.
+    /// The contract fuzzing (schemathesis, `.ci/fuzz`) reads each answer's first event and checks it against
+    /// `SyncEvent`; `.ci/contract-tour` reads `changed` and `ended` through two SSE libraries;
+    /// `Tests/EndToEndTests/EventStreamTests.swift` covers the behaviour.
     ///
     ///
     /// - Remark: HTTP `GET /v1/sync/events`.
@@ -1138,7 +1128,7 @@ extension APIProtocol {
     }
     /// Create a fresh seeded tenant
     ///
-    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Creates a tenant with a fresh id, seeded from the body: one tenant of a seed file (`edugo-server --seed FILE` reads `{"tenants": [...]}` of these, each with an `id`), so a test suite makes a tenant from its own fixture in one call. Without a body (and without `Content-Type`) it seeds the built-in fixture: one verified account per role (admin, teacher, student) and three courses. The description is validated whole before anything is written; a bad one answers 422 `validation_failed` with one `errors[]` entry per problem, its `field` the path in the body (`courses[3].lessons[0].title`), and creates nothing. Seeded passwords count as published (see `--drop-demo-tenants`).
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Creates a tenant with a fresh id, seeded from the body: one tenant of a seed file (`edugo-server --seed FILE` reads `{"tenants": [...]}` of these, each with an `id`), so a test suite makes a tenant from its own fixture in one call. Without a body (no `Content-Length` or `Content-Length: 0`, whatever the `Content-Type`, so a generated client that always sends `application/json` may call it bare) it seeds the built-in fixture: one verified account per role (admin, teacher, student) and three courses. The description is validated whole before anything is written; a bad one answers 422 `validation_failed` with one `errors[]` entry per problem, its `field` the path in the body (`courses[3].lessons[0].title`), and creates nothing. Seeded passwords count as published (see `--drop-demo-tenants`).
     ///
     /// - Remark: HTTP `POST /__dev/tenants`.
     /// - Remark: Generated from `#/paths//__dev/tenants/post(devCreateTenant)`.
@@ -1320,7 +1310,7 @@ extension APIProtocol {
     }
     /// Put a snapshot back as the tenant's whole state
     ///
-    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The snapshot is copied into the tenant's database as one write transaction: every request sees the state before or the state after, never a mix. Sessions created after the snapshot are not in its data, so their tokens answer 401 from the next request on. The restored data starts a new timeline: the tenant's live event streams check their session again and send `reset` then `changed`, and every change-feed cursor issued before answers 410 `cursor_expired` with `"reason": "timeline_changed"`.
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The snapshot is copied into the tenant's database as one write transaction: every request sees the state before or the state after, never a mix. Sessions created after the snapshot are not in its data, so their tokens answer 401 from the next request on; the tenant's live event streams check their session again and send `changed` so clients pull; a change-feed cursor past the restored data answers 410 `cursor_expired`.
     ///
     /// - Remark: HTTP `POST /__dev/tenants/{id}/restore`.
     /// - Remark: Generated from `#/paths//__dev/tenants/{id}/restore/post(devRestoreSnapshot)`.
@@ -1363,40 +1353,130 @@ extension APIProtocol {
 
 /// Server URLs defined in the OpenAPI document.
 internal enum Servers {
-    /// Local development server
+    /// Local development server (`edugo-server`; `--port 0` binds a free port and prints it)
     internal enum Server1 {
-        /// Local development server
-        internal static func url() throws -> Foundation.URL {
+        /// A loopback name (dev mode binds to loopback only).
+        ///
+        /// The "host" variable defined in the OpenAPI document. The default value is "127.0.0.1".
+        internal enum Host: Swift.String, Sendable {
+            case _127_0_0_1 = "127.0.0.1"
+            case localhost
+            case _lbrack__colon__colon_1_rbrack_ = "[::1]"
+        }
+        /// Local development server (`edugo-server`; `--port 0` binds a free port and prints it)
+        ///
+        /// - Parameters:
+        ///   - host: A loopback name (dev mode binds to loopback only).
+        ///   - port: The port the server printed at start (`--port`; 8080 unless told otherwise).
+        internal static func url(
+            host: Host = ._127_0_0_1,
+            port: Swift.String = "8080"
+        ) throws -> Foundation.URL {
             try Foundation.URL(
-                validatingOpenAPIServerURL: "http://127.0.0.1:8080",
-                variables: []
+                validatingOpenAPIServerURL: "http://{host}:{port}",
+                variables: [
+                    .init(
+                        name: "host",
+                        value: host.rawValue
+                    ),
+                    .init(
+                        name: "port",
+                        value: port
+                    )
+                ]
             )
         }
     }
-    /// Local development server
+    /// Local development server (`edugo-server`; `--port 0` binds a free port and prints it)
+    ///
+    /// - Parameters:
+    ///   - host: A loopback name (dev mode binds to loopback only).
+    ///   - port: The port the server printed at start (`--port`; 8080 unless told otherwise).
     @available(*, deprecated, renamed: "Servers.Server1.url")
-    internal static func server1() throws -> Foundation.URL {
+    internal static func server1(
+        host: Swift.String = "127.0.0.1",
+        port: Swift.String = "8080"
+    ) throws -> Foundation.URL {
         try Foundation.URL(
-            validatingOpenAPIServerURL: "http://127.0.0.1:8080",
-            variables: []
+            validatingOpenAPIServerURL: "http://{host}:{port}",
+            variables: [
+                .init(
+                    name: "host",
+                    value: host,
+                    allowedValues: [
+                        "127.0.0.1",
+                        "localhost",
+                        "[::1]"
+                    ]
+                ),
+                .init(
+                    name: "port",
+                    value: port
+                )
+            ]
         )
     }
     /// Local development server with TLS (`edugo-server --tls-dev`, a self-signed certificate whose pin it prints)
     internal enum Server2 {
+        /// A loopback name (dev mode binds to loopback only).
+        ///
+        /// The "host" variable defined in the OpenAPI document. The default value is "127.0.0.1".
+        internal enum Host: Swift.String, Sendable {
+            case _127_0_0_1 = "127.0.0.1"
+            case localhost
+            case _lbrack__colon__colon_1_rbrack_ = "[::1]"
+        }
         /// Local development server with TLS (`edugo-server --tls-dev`, a self-signed certificate whose pin it prints)
-        internal static func url() throws -> Foundation.URL {
+        ///
+        /// - Parameters:
+        ///   - host: A loopback name (dev mode binds to loopback only).
+        ///   - port: The port the server printed at start (`--port`; 8443 by default with TLS).
+        internal static func url(
+            host: Host = ._127_0_0_1,
+            port: Swift.String = "8443"
+        ) throws -> Foundation.URL {
             try Foundation.URL(
-                validatingOpenAPIServerURL: "https://127.0.0.1:8443",
-                variables: []
+                validatingOpenAPIServerURL: "https://{host}:{port}",
+                variables: [
+                    .init(
+                        name: "host",
+                        value: host.rawValue
+                    ),
+                    .init(
+                        name: "port",
+                        value: port
+                    )
+                ]
             )
         }
     }
     /// Local development server with TLS (`edugo-server --tls-dev`, a self-signed certificate whose pin it prints)
+    ///
+    /// - Parameters:
+    ///   - host: A loopback name (dev mode binds to loopback only).
+    ///   - port: The port the server printed at start (`--port`; 8443 by default with TLS).
     @available(*, deprecated, renamed: "Servers.Server2.url")
-    internal static func server2() throws -> Foundation.URL {
+    internal static func server2(
+        host: Swift.String = "127.0.0.1",
+        port: Swift.String = "8443"
+    ) throws -> Foundation.URL {
         try Foundation.URL(
-            validatingOpenAPIServerURL: "https://127.0.0.1:8443",
-            variables: []
+            validatingOpenAPIServerURL: "https://{host}:{port}",
+            variables: [
+                .init(
+                    name: "host",
+                    value: host,
+                    allowedValues: [
+                        "127.0.0.1",
+                        "localhost",
+                        "[::1]"
+                    ]
+                ),
+                .init(
+                    name: "port",
+                    value: port
+                )
+            ]
         )
     }
 }

@@ -20185,7 +20185,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/sync/events/GET/header/X-Tenant-ID`.
                 internal var xTenantID: Components.Parameters.XTenantIDOptional?
-                /// The `id` of the last event received, when reconnecting.
+                /// The `id` of the last event received, when reconnecting. Any value is taken (an SSE client sends back whatever id it last saw): one that is not a current cursor of the caller's, whatever its length or form, only means an event is sent at once.
                 ///
                 /// - Remark: Generated from `#/paths/v1/sync/events/GET/header/Last-Event-ID`.
                 internal var lastEventID: Swift.String?
@@ -20194,7 +20194,7 @@ internal enum Operations {
                 ///
                 /// - Parameters:
                 ///   - xTenantID: Optional on authenticated calls; the tenant comes from the token claim `tid`. If present and different → 403 `tenant_mismatch`.
-                ///   - lastEventID: The `id` of the last event received, when reconnecting.
+                ///   - lastEventID: The `id` of the last event received, when reconnecting. Any value is taken (an SSE client sends back whatever id it last saw): one that is not a current cursor of the caller's, whatever its length or form, only means an event is sent at once.
                 ///   - accept:
                 internal init(
                     xTenantID: Components.Parameters.XTenantIDOptional? = nil,

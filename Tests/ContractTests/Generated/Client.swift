@@ -31922,7 +31922,23 @@ internal struct Client: APIProtocol {
     /// - Changes and deletions are kept for the retention window (`--change-retention`, 30 days by default,
     ///   on the server's clock). A cursor older than that, or minted before the caller's role changed,
     ///   answers **410 `cursor_expired`**: the client does a base sync (keeping its unsynced writes).
-    ///   A malformed cursor, or one minted for another tenant or user, answers **400 `invalid_cursor`**.
+    /// - **Timelines.** A position in the feed only means something on the history it was read from. Each
+    ///   tenant's data has a *timeline*: a random id given when the tenant is created and replaced whenever
+    ///   the data is replaced by anything other than the tenant's own writes — a snapshot restored, an
+    ///   export imported, the tenant deleted and created again under the same id. Every cursor and every
+    ///   stream event `id` belongs to one timeline, and within a timeline sequence numbers are never reused.
+    ///   A cursor of another timeline answers **410 `cursor_expired`** with `"reason": "timeline_changed"`
+    ///   (never a page read from the old position): what the device pulled since may have been undone, so
+    ///   it does a base sync, replacing its cached data and keeping its unsynced writes, which it holds
+    ///   against the new state before sending them.
+    /// - **Cursors belong to the server**: opaque (encrypted) and authenticated with the server's key. A
+    ///   cursor that was made up or changed in any way, or one minted for another tenant or user, answers
+    ///   **400 `invalid_cursor`**. One position has one spelling: a page's `cursor` and a stream event's
+    ///   `id` for the same position are the same string.
+    /// - **A page's cost follows the page**: each request reads at most a bounded window of the log (2,000
+    ///   sequence numbers) after the cursor, so a device back after weeks offline pays what a recent one
+    ///   does per request. A page may therefore hold fewer changes than `limit` — even none — with
+    ///   `has_more: true` and an advanced `cursor`: keep pulling while `has_more` is true.
     ///
     /// Applying a page: upsert each `data` by `type` and `id`; for a deletion remove the entity (a course's
     /// deletion also removes its lessons and the caller's progress and enrollment in it); then store the
@@ -32677,10 +32693,11 @@ internal struct Client: APIProtocol {
     ///   committed (the same visibility as the change feed: a change inside a draft the caller cannot see
     ///   is never announced). The `id` is the feed's cursor after them. Changes committed within 50 ms of an
     ///   event gather into the next one (at most one event per stream per 50 ms).
-    /// - `event: reset`, `data: {"reason": "timeline_changed"}` — the tenant's data was replaced by something
-    ///   other than its own writes (a snapshot restore, an import, the tenant re-created under its id): what
-    ///   the client holds may have been undone. It base-syncs (keeping its unsynced writes); the next `changed`
-    ///   carries a cursor of the new timeline.
+    /// - `event: reset`, `data: {"reason": "timeline_changed"}` — the tenant's data was replaced (a snapshot
+    ///   restore, an import): every cursor the client holds is of the old timeline. The client's next pull
+    ///   answers 410 `cursor_expired` (`timeline_changed`) and it does a base sync. It has no `id`; the
+    ///   `changed` event that follows it carries a cursor of the new timeline. A client reconnecting with a
+    ///   `Last-Event-ID` of an old timeline gets `reset` at once.
     /// - `event: ended`, `data: {"reason": "..."}` — the last event before the server closes the stream:
     ///   `session_ended` (the session was revoked by logout, a password reset or refresh-token reuse; the user
     ///   was deleted or their role changed), `token_expired` (the access token the stream was opened with
@@ -34844,7 +34861,7 @@ internal struct Client: APIProtocol {
     }
     /// Create a fresh seeded tenant
     ///
-    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Creates a tenant with a fresh id, seeded from the body: one tenant of a seed file (`edugo-server --seed FILE` reads `{"tenants": [...]}` of these, each with an `id`), so a test suite makes a tenant from its own fixture in one call. Without a body (no `Content-Length` or `Content-Length: 0`, whatever the `Content-Type`, so a generated client that always sends `application/json` may call it bare) it seeds the built-in fixture: one verified account per role (admin, teacher, student) and three courses. The description is validated whole before anything is written; a bad one answers 422 `validation_failed` with one `errors[]` entry per problem, its `field` the path in the body (`courses[3].lessons[0].title`), and creates nothing. Seeded passwords count as published (see `--drop-demo-tenants`).
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Creates a tenant with a fresh id, seeded from the body: one tenant of a seed file (`edugo-server --seed FILE` reads `{"tenants": [...]}` of these, each with an `id`), so a test suite makes a tenant from its own fixture in one call. Without a body (no `Content-Length` or `Content-Length: 0`, whatever the `Content-Type`, so a generated client that always sends `application/json` may call it bare) it seeds the built-in fixture: one verified account per role (admin, teacher, student) and three courses. The description is validated whole before anything is written; a bad one answers 422 `validation_failed` with one `errors[]` entry per problem, its `field` the path in the body (`courses[3].lessons[0].title`), and creates nothing. Seeded passwords count as published (see `--drop-demo-tenants`). The body's passwords are hashed through the server-wide password-hashing slots, like a registration's: when they are all taken this answers 503 `hashing_busy` and no tenant is created.
     ///
     /// - Remark: HTTP `POST /__dev/tenants`.
     /// - Remark: Generated from `#/paths//__dev/tenants/post(devCreateTenant)`.
@@ -35531,6 +35548,83 @@ internal struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .internalServerError(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 503:
+                    let headers: Components.Responses.HashingBusy.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        ),
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControlNoStore.self
+                        ),
+                        retryAfter: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        ),
+                        xContentTypeOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Content-Type-Options",
+                            as: Components.Headers.XContentTypeOptions.self
+                        ),
+                        xFrameOptions: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Frame-Options",
+                            as: Components.Headers.XFrameOptions.self
+                        ),
+                        contentSecurityPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Content-Security-Policy",
+                            as: Components.Headers.ContentSecurityPolicy.self
+                        ),
+                        referrerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Referrer-Policy",
+                            as: Components.Headers.ReferrerPolicy.self
+                        ),
+                        crossOriginOpenerPolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Opener-Policy",
+                            as: Components.Headers.CrossOriginOpenerPolicy.self
+                        ),
+                        crossOriginResourcePolicy: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cross-Origin-Resource-Policy",
+                            as: Components.Headers.CrossOriginResourcePolicy.self
+                        ),
+                        strictTransportSecurity: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Strict-Transport-Security",
+                            as: Components.Headers.StrictTransportSecurity.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.HashingBusy.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(
                         headers: headers,
                         body: body
                     ))
@@ -41336,7 +41430,7 @@ internal struct Client: APIProtocol {
     }
     /// Put a snapshot back as the tenant's whole state
     ///
-    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The snapshot is copied into the tenant's database as one write transaction: every request sees the state before or the state after, never a mix. Sessions created after the snapshot are not in its data, so their tokens answer 401 from the next request on; the tenant's live event streams check their session again and send `changed` so clients pull; a change-feed cursor past the restored data answers 410 `cursor_expired`.
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The snapshot is copied into the tenant's database as one write transaction: every request sees the state before or the state after, never a mix. Sessions created after the snapshot are not in its data, so their tokens answer 401 from the next request on. The restored data starts a new timeline: the tenant's live event streams check their session again and send `reset` then `changed`, and every change-feed cursor issued before answers 410 `cursor_expired` with `"reason": "timeline_changed"`.
     ///
     /// - Remark: HTTP `POST /__dev/tenants/{id}/restore`.
     /// - Remark: Generated from `#/paths//__dev/tenants/{id}/restore/post(devRestoreSnapshot)`.

@@ -1,15 +1,16 @@
 import GRDB
 
 extension TenantDatabase {
-    /// Runs `value` in one read transaction on the calling thread and answers what it returns.
+    /// Runs `value` in one read transaction and answers what it returns, suspending (never
+    /// blocking the calling thread) while it waits for a reader.
     ///
-    /// A request's reads are a page or a row from the page cache of the operating system:
-    /// handing each to a dispatch queue and back (as `writer.read` does from async code) cost
-    /// more in thread wake-ups than the read itself. Readers of a WAL database never wait for
-    /// the writer, so the thread is held only for the read's own work (a checkpoint or a
-    /// snapshot restore can hold it for the few milliseconds they take). Long reads (exports,
-    /// snapshots, media sweeps) keep the asynchronous `writer.read`.
-    func read<T>(_ value: (Database) throws -> T) throws -> T {
-        try writer.read(value)
+    /// A request runs on Swift's cooperative pool, which has as many threads as cores. GRDB's
+    /// synchronous `read` waits on the calling thread: for one of the pool's four readers, for
+    /// SQLite's busy handler, and, on an in-memory database (one serial queue for reads and
+    /// writes), for every write queued before it. Two such waits at once stalled every task of
+    /// the process on a two-core machine. GRDB's asynchronous `read` waits on its own queues and
+    /// resumes the task when the read is done.
+    func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.read(value)
     }
 }

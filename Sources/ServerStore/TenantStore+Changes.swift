@@ -24,7 +24,7 @@ extension TenantStore {
             guard cursor.role == identity.role.rawValue else { throw StoreError.cursorExpired(.roleChanged) }
         }
         try await pruneChanges(before: horizon)
-        return try database.read { db in
+        return try await database.read { db in
             let timeline = try ChangeTimeline.current(db).id
             if let cursor, cursor.timeline != timeline { throw StoreError.cursorExpired(.timelineChanged) }
             let prunedThrough = try Int64.fetchOne(db, sql: "SELECT pruned_through FROM change_log") ?? 0
@@ -45,7 +45,7 @@ extension TenantStore {
     /// dropped. Reads first, so a pull writes only when something is due.
     package func pruneChanges(before horizon: Date) async throws {
         let cutoff = horizon.timeIntervalSince1970
-        let due = try database.read { db in
+        let due = try await database.read { db in
             try Double.fetchOne(db, sql: "SELECT MIN(changed_at) FROM changes").map { $0 < cutoff } ?? false
         }
         guard due else { return }
@@ -60,7 +60,7 @@ extension TenantStore {
 
     /// The newest change sequence of the tenant (0 before any change).
     package func changeSequence() async throws -> Int64 {
-        try database.read { db in
+        try await database.read { db in
             try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'") ?? 0
         }
     }
@@ -90,7 +90,7 @@ extension TenantStore {
 
     /// The feed's position as `audience` sees it.
     package func feedPosition(for audience: ChangeAudience) async throws -> FeedPosition {
-        try database.read { db in
+        try await database.read { db in
             let condition = audience.sql
             let newest = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT seq FROM changes WHERE \(condition.condition) ORDER BY seq DESC LIMIT 1"),
@@ -105,6 +105,11 @@ extension TenantStore {
     /// The cursor a live stream's event carries: where the feed stands after change `seq` of
     /// `timeline` for `identity`.
     package func streamCursor(for identity: Identity, timeline: String, seq: Int64) -> ChangeCursor {
-        ChangeCursor(tenant: tenantID.rawValue, user: identity.userID, role: identity.role.rawValue, timeline: timeline, seq: seq)
+        streamCursor(userID: identity.userID, role: identity.role, timeline: timeline, seq: seq)
+    }
+
+    /// The cursor a stream event names for the user `userID` acting as `role`.
+    package func streamCursor(userID: String, role: UserRecord.Role, timeline: String, seq: Int64) -> ChangeCursor {
+        ChangeCursor(tenant: tenantID.rawValue, user: userID, role: role.rawValue, timeline: timeline, seq: seq)
     }
 }

@@ -37,7 +37,7 @@ extension TenantStore {
             after: pagination.after, limit: pagination.limit, offset: pagination.offset)
         // Taken before the read's snapshot: a restore after it makes the total this read counts unkept.
         let epoch = database.listTotals.epoch
-        return try database.read { db in
+        return try await database.read { db in
             let total = try self.total(db, list.count, unless: pagination, epoch: epoch)
             return ListPage(rows: try self.pageRows(db, list), pagination: pagination, total: total)
         }
@@ -94,7 +94,7 @@ extension TenantStore {
 
     /// The course, if `identity` may see it (else not found).
     package func course(_ id: String, visibleTo identity: Identity) async throws -> CourseWithLessonCount {
-        try database.read { db in
+        try await database.read { db in
             try Self.response(db, CourseAccess.fetchVisible(db, id: id, identity: identity))
         }
     }

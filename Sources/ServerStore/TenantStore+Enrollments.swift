@@ -57,7 +57,7 @@ extension TenantStore {
             offset: pagination.offset)
         // Taken before the read's snapshot: a restore after it makes the total this read counts unkept.
         let epoch = database.listTotals.epoch
-        return try database.read { db in
+        return try await database.read { db in
             let total = try self.total(db, list.count, unless: pagination, epoch: epoch)
             let rows = try Array(
                 Row.fetchCursor(db.cachedStatement(sql: list.page.sql), arguments: list.page.arguments).map { row in

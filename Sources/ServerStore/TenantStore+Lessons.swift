@@ -39,7 +39,7 @@ package struct LessonChanges: Sendable {
 extension TenantStore {
     /// The lessons of a course `identity` may see, in order.
     package func lessons(ofCourse courseID: String, visibleTo identity: Identity) async throws -> [LessonRecord] {
-        try database.read { db in
+        try await database.read { db in
             _ = try CourseAccess.fetchVisible(db, id: courseID, identity: identity)
             let list = LessonListQuery.lessons(ofCourse: courseID)
             return try LessonRecord.fetchAll(db.cachedStatement(sql: list.sql), arguments: list.arguments)
@@ -48,7 +48,7 @@ extension TenantStore {
 
     /// A lesson of a course `identity` may see.
     package func lesson(_ lessonID: String, ofCourse courseID: String, visibleTo identity: Identity) async throws -> LessonRecord {
-        try database.read { db in
+        try await database.read { db in
             _ = try CourseAccess.fetchVisible(db, id: courseID, identity: identity)
             return try Self.fetchLesson(db, lessonID: lessonID, courseID: courseID)
         }

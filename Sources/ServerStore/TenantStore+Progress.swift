@@ -20,7 +20,7 @@ extension TenantStore {
     package func progress(
         inCourse courseID: String, of userID: String?, visibleTo identity: Identity
     ) async throws -> CourseProgress {
-        try database.read { db in
+        try await database.read { db in
             let course = try CourseAccess.fetchVisible(db, id: courseID, identity: identity)
             var learner = identity.userID
             if let userID, userID != identity.userID {

@@ -42,7 +42,7 @@ extension TenantStore {
         case .live(let user): return user
         case .miss(let current): epoch = current
         }
-        let user = try database.read { db in try Self.user(db, inLiveSession: sessionID, userID: userID) }
+        let user = try await database.read { db in try Self.user(db, inLiveSession: sessionID, userID: userID) }
         if let user { database.liveSessions.store(user, for: key, readAt: epoch) }
         return user
     }
@@ -59,7 +59,7 @@ extension TenantStore {
 
     /// The account holding the email key, if any.
     package func user(emailKey: String) async throws -> UserRecord? {
-        try database.read { db in
+        try await database.read { db in
             try UserRecord.filter(UserRecord.Columns.emailKey == emailKey).fetchOne(db)
         }
     }
@@ -183,7 +183,7 @@ extension TenantStore {
 
     /// Whether a token of `kind` with this hash is usable now.
     package func isEmailTokenUsable(_ tokenHash: String, kind: EmailTokenRecord.Kind, now: Date) async throws -> Bool {
-        try database.read { db in
+        try await database.read { db in
             try EmailTokenRecord.fetchOne(db, key: tokenHash)?.isUsable(kind: kind, now: now) == true
         }
     }

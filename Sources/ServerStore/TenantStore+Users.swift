@@ -34,7 +34,7 @@ extension TenantStore {
             role: role, search: query, after: pagination.after, limit: pagination.limit, offset: pagination.offset)
         // Taken before the read's snapshot: a restore after it makes the total this read counts unkept.
         let epoch = database.listTotals.epoch
-        return try database.read { db in
+        return try await database.read { db in
             let total = try self.total(db, list.count, unless: pagination, epoch: epoch)
             let page = list.page
             let rows = try Array(
@@ -48,7 +48,7 @@ extension TenantStore {
     /// The account, if `identity` may see it: admins and teachers see everyone in the tenant,
     /// students only themselves (anyone else is not found).
     package func user(_ id: String, visibleTo identity: Identity) async throws -> UserRecord {
-        try database.read { db in try Self.fetchVisibleUser(db, id: id, identity: identity) }
+        try await database.read { db in try Self.fetchVisibleUser(db, id: id, identity: identity) }
     }
 
     /// Inserts an account; ``StoreError/emailTaken`` when the email exists in this tenant.

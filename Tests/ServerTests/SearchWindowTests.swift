@@ -143,10 +143,11 @@ import Testing
         let student = try #require(callers["s1"])
         let database = store.database
         let start = PageCursor(timestamp: "2100-01-01 00:00:00.000", id: "z")
-        let row = try database.read { db in
+        let row = try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT created_at, id FROM courses WHERE published = 1 ORDER BY created_at, id LIMIT 1 OFFSET 30")
+                .map { (timestamp: $0["created_at"] as String, id: $0["id"] as String) }
         }
-        let nearTheEnd = PageCursor(timestamp: try #require(row)["created_at"], id: try #require(row)["id"])
+        let nearTheEnd = PageCursor(timestamp: try #require(row).timestamp, id: try #require(row).id)
         func matchSetReads(_ word: String, after: PageCursor) async throws -> [String] {
             try await TenantStoreTests.statements(in: database) {
                 _ = try await store.coursePage(

@@ -93,10 +93,4 @@ package struct RegistryStore: Sendable {
     package func isReachable() async -> Bool {
         (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
     }
-
-    /// Closes the registry (graceful shutdown).
-    package func close() {
-        try? (writer as? DatabasePool)?.close()
-        try? (writer as? DatabaseQueue)?.close()
-    }
 }

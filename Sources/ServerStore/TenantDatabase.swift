@@ -2,16 +2,21 @@ import Foundation
 import GRDB
 
 /// The in-memory caches of one tenant, kept by the registry per tenant id while its database is
-/// closed and reopened: a pool still held by a request after its tenant was dropped from the open
-/// set writes through the same caches as the reopened one, so an invalidation through either
-/// reaches both.
+/// closed and reopened, so a database reopened after its pool closed starts from the same caches.
 package struct TenantCaches: Sendable {
     package var liveSessions = LiveSessionCache()
     package var pages: PageCache
+    package var listTotals = ListTotals()
 
     /// - Parameter pageCapacity: The most list pages kept; 0 keeps none.
     package init(pageCapacity: Int = PageCache.defaultCapacity) {
         pages = PageCache(capacity: pageCapacity)
+    }
+
+    init(liveSessions: LiveSessionCache, pages: PageCache, listTotals: ListTotals) {
+        self.liveSessions = liveSessions
+        self.pages = pages
+        self.listTotals = listTotals
     }
 }
 
@@ -28,15 +33,16 @@ package struct TenantDatabase: Sendable {
     /// through any of them empties the one cache every request reads.
     package let liveSessions: LiveSessionCache
     /// Lists' totals, each kept for as long as the change sequence it was counted at.
-    package let listTotals = ListTotals()
+    package let listTotals: ListTotals
     /// Encoded list pages, emptied by every commit that logs a change.
     package let pages: PageCache
 
-    package init(tenantID: TenantID, writer: any DatabaseWriter, liveSessions: LiveSessionCache, pages: PageCache) {
+    init(tenantID: TenantID, writer: any DatabaseWriter, caches: TenantCaches) {
         self.tenantID = tenantID
         self.writer = writer
-        self.liveSessions = liveSessions
-        self.pages = pages
+        self.liveSessions = caches.liveSessions
+        self.listTotals = caches.listTotals
+        self.pages = caches.pages
     }
 
     /// Opens (creating if needed) and migrates a tenant database.
@@ -73,7 +79,7 @@ package struct TenantDatabase: Sendable {
             writer.add(transactionObserver: CommitObserver(tenant: tenantID, listener: commitListener), extent: .databaseLifetime)
         }
         writer.add(transactionObserver: PageCache.Invalidator(caches.pages), extent: .databaseLifetime)
-        return TenantDatabase(tenantID: tenantID, writer: writer, liveSessions: caches.liveSessions, pages: caches.pages)
+        return TenantDatabase(tenantID: tenantID, writer: writer, caches: caches)
     }
 
     /// What every connection to a tenant database is opened with, file-backed or in memory.
@@ -92,10 +98,35 @@ package struct TenantDatabase: Sendable {
         return configuration
     }
 
-    /// Closes the database's connections (its tenant was deleted, or the server stops).
-    package func close() {
-        try? (writer as? DatabasePool)?.close()
-        try? (writer as? DatabaseQueue)?.close()
+    /// A weak reference to this database's connections, which lets them close when the last
+    /// holder of the database lets go of it.
+    ///
+    /// There is deliberately no `close()`: a request or a stream that holds a tenant's database
+    /// may read it at any moment, and GRDB's read of a closed `DatabaseQueue` passes a null
+    /// connection to `sqlite3_get_autocommit` (a SIGSEGV at address 0x65, the `autoCommit`
+    /// field's offset). A database closes when nothing holds it any more (GRDB closes its
+    /// connections in `deinit`); the registry keeps a ``Lease`` to hand the same connections to
+    /// the next request for as long as any holder keeps them open.
+    package var lease: Lease { Lease(self) }
+
+    /// A weak hold on one opened tenant database: ``database`` answers it while someone else
+    /// still holds it, `nil` once its connections closed.
+    package struct Lease: Sendable {
+        package let tenantID: TenantID
+        private weak var writer: (any DatabaseWriter)?
+        private let caches: TenantCaches
+
+        init(_ database: TenantDatabase) {
+            tenantID = database.tenantID
+            writer = database.writer
+            caches = TenantCaches(liveSessions: database.liveSessions, pages: database.pages, listTotals: database.listTotals)
+        }
+
+        /// The database, while any holder keeps its connections open.
+        package var database: TenantDatabase? {
+            guard let writer else { return nil }
+            return TenantDatabase(tenantID: tenantID, writer: writer, caches: caches)
+        }
     }
 
     /// Answers whether the database can be read.

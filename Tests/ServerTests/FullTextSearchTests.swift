@@ -128,7 +128,6 @@ import Testing
     func searchTablesMergeSooner() async throws {
         // Given a tenant database as the server makes it
         let database = try await TenantStoreTests.demoTenant()
-        defer { database.close() }
 
         // Then each search table's automerge is the store's, not FTS5's default of 4
         for table in SearchIndexMigration.tables {
@@ -164,7 +163,6 @@ import Testing
 
             // When the server opens it
             let database = try TenantDatabase.open(tenantID: try #require(TenantID("v7")), at: url)
-            defer { database.close() }
             let store = TenantStore(database)
             let teacher = try #require(try await database.writer.read { db in try UserRecord.fetchOne(db, key: "t1") })
             let admin = Identity(store: store, user: teacher, sessionID: "test")
@@ -208,7 +206,6 @@ import Testing
 
             // When the server opens it (migrating it to the current schema)
             let database = try TenantDatabase.open(tenantID: try #require(TenantID("old")), at: url)
-            defer { database.close() }
             let store = TenantStore(database)
             let teacher = try #require(try await database.writer.read { db in try UserRecord.fetchOne(db, key: "t1") })
             let admin = Identity(store: store, user: teacher, sessionID: "test")

@@ -30,7 +30,6 @@ import Testing
             let file = directory.appendingPathComponent("tenants/\(id.rawValue).sqlite")
             let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber
             #expect(mode?.intValue == 0o600)
-            migrated.close()
             await registry.close()
         }
     }

@@ -18,10 +18,16 @@ import NIOCore
 ///   keep-alive comment whenever the hub asks for one.
 /// - Before every event the session is checked again, so a revoked session, a deleted user or a
 ///   changed role ends the stream with an event `ended` instead of another `changed`.
+/// - The stream holds no tenant database between its reads: each read leases the tenant's store
+///   from the registry and lets go of it, so a stream open for minutes never keeps a database
+///   that the registry dropped (and its descriptors) alive.
 struct EventStream: Sendable {
     let hub: ChangeHub
     let subscription: ChangeHub.Subscription
-    let identity: Identity
+    /// Who the stream is for: the caller's tenant, user, role and session (not their store).
+    let caller: Caller
+    /// Leases the caller's tenant store for one read.
+    let store: @Sendable (TenantID) async throws -> TenantStore
     /// The `Last-Event-ID` the client reconnected with.
     let lastEventID: String?
     /// The least time between two events of one stream.
@@ -29,12 +35,29 @@ struct EventStream: Sendable {
     /// Seals the cursors the events carry and opens `Last-Event-ID`.
     let cursors: CursorSeal
 
+    /// The parts of an ``Identity`` a stream keeps: everything but the store.
+    struct Caller: Sendable {
+        let tenantID: TenantID
+        let userID: String
+        let role: UserRecord.Role
+        let sessionID: String
+
+        init(_ identity: Identity) {
+            tenantID = identity.tenantID
+            userID = identity.userID
+            role = identity.role
+            sessionID = identity.sessionID
+        }
+
+        var audience: ChangeAudience { ChangeAudience(userID: userID, isAdmin: role == .admin) }
+    }
+
     /// Writes the stream until it ends; the hub forgets it when this returns.
     func write(to writer: inout any ResponseBodyWriter) async throws {
         defer { hub.remove(subscription.id) }
         guard hub.claim(subscription.id) else { return }
         try await writer.write(Self.buffer(": connected\nretry: 2000\n\n"))
-        var position = try await identity.store.feedPosition(for: ChangeAudience(identity))
+        var position = try await store(caller.tenantID).feedPosition(for: caller.audience)
         var sent = position.newestHeard
         var timeline = position.timeline
         switch resumed(at: position) {
@@ -61,7 +84,7 @@ struct EventStream: Sendable {
             }
             if announces {
                 if pending.lookAgain {
-                    position = try await identity.store.feedPosition(for: ChangeAudience(identity))
+                    position = try await store(caller.tenantID).feedPosition(for: caller.audience)
                     if position.timeline != timeline {
                         // The tenant's data was replaced: the client's cursor is of a history
                         // that no longer exists. Said once, before the first event of the new one.
@@ -92,10 +115,10 @@ struct EventStream: Sendable {
 
     private func resumed(at position: TenantStore.FeedPosition) -> Resumption {
         guard let lastEventID, let cursor = cursors.open(lastEventID), cursor.base == nil,
-            cursor.tenant == identity.tenantID.rawValue, cursor.user == identity.userID
+            cursor.tenant == caller.tenantID.rawValue, cursor.user == caller.userID
         else { return .behind }
         guard cursor.timeline == position.timeline else { return .otherTimeline }
-        guard cursor.role == identity.role.rawValue,
+        guard cursor.role == caller.role.rawValue,
             cursor.seq >= position.prunedThrough, cursor.seq <= position.head, cursor.seq >= position.newestHeard
         else { return .behind }
         return .current(cursor.seq)
@@ -103,12 +126,13 @@ struct EventStream: Sendable {
 
     /// Whether the stream's session is still live, its user still there with the same role.
     private func sessionStands() async throws -> Bool {
-        let user = try await identity.store.user(inLiveSession: identity.sessionID, userID: identity.userID)
-        return user?.role == identity.role
+        let user = try await store(caller.tenantID).user(inLiveSession: caller.sessionID, userID: caller.userID)
+        return user?.role == caller.role
     }
 
     private func send(_ seq: Int64, of timeline: String, to writer: inout any ResponseBodyWriter) async throws {
-        let cursor = cursors.seal(identity.store.streamCursor(for: identity, timeline: timeline, seq: seq))
+        let cursor = cursors.seal(
+            try await store(caller.tenantID).streamCursor(userID: caller.userID, role: caller.role, timeline: timeline, seq: seq))
         try await writer.write(Self.buffer("event: changed\nid: \(cursor)\ndata: {\"cursor\":\"\(cursor)\"}\n\n"))
         hub.eventSent()
     }

@@ -22,8 +22,10 @@ struct SyncRoutes {
         let identity = try context.requireIdentity()
         let hub = deps.changeHub
         let subscription = try hub.reserve(identity, expiresAt: identity.accessTokenExpiresAt, now: deps.now)
+        let tenants = deps.tenants
         let stream = EventStream(
-            hub: hub, subscription: subscription, identity: identity, lastEventID: request.headers[.lastEventID],
+            hub: hub, subscription: subscription, caller: EventStream.Caller(identity),
+            store: { try await tenants.store(for: $0) }, lastEventID: request.headers[.lastEventID],
             coalescing: deps.configuration.eventCoalescing, cursors: deps.cursors)
         let id = subscription.id
         let channel = context.channel

@@ -6,14 +6,22 @@ import Logging
 ///
 /// The registry itself is a small database (`registry.sqlite`) listing tenants; tenant data
 /// lives in `tenants/<id>.sqlite`. At most `maxOpenTenants` tenant databases stay open: past
-/// that, the least recently used one is dropped from the cache (its pool closes its connections
-/// once the last request holding it lets go) and reopened on its next use, so the number of
-/// tenants never decides the number of file descriptors. In-memory tenants are never dropped
-/// (they would be lost).
+/// that, the least recently used one is dropped from the cache and reopened on its next use, so
+/// the number of tenants never decides the number of file descriptors. In-memory tenants are
+/// never dropped (they would be lost).
+///
+/// A request or a stream that holds a tenant's database holds a lease on its connections: the
+/// registry never closes a database (see ``TenantDatabase/lease``). A dropped database closes
+/// when its last holder lets go, and until then every request for its tenant gets that same
+/// database, so one file never has two pools (two writers serialised only by SQLite's lock).
 actor TenantRegistry {
     private let registry: RegistryStore
     private let tenantsDirectory: URL?
+    /// The databases kept open, at most `maxOpenTenants` file-backed ones.
     private var open: [TenantID: TenantDatabase] = [:]
+    /// Every tenant database opened and not deleted, held weakly: a database dropped from `open`
+    /// is handed out again for as long as a request or a stream still holds it.
+    private var leases: [TenantID: TenantDatabase.Lease] = [:]
     private var lastUse: [TenantID: UInt64] = [:]
     private var useCounter: UInt64 = 0
     /// One set of caches per tenant id (live sessions, list pages), kept while its database is
@@ -98,20 +106,36 @@ actor TenantRegistry {
     ///
     /// - Throws: `404 tenant_not_found` when no such tenant exists.
     func database(for id: TenantID) async throws -> TenantDatabase {
-        if let database = open[id] {
-            touch(id)
-            return database
-        }
+        if let database = alreadyOpen(id) { return database }
         guard try await registry.contains(id) else { throw APIError.tenantNotFound }
-        if let database = open[id] {
-            touch(id)
-            return database
-        }
+        // Checked again after the suspension: another request may have opened it meanwhile.
+        if let database = alreadyOpen(id) { return database }
         let database = try TenantDatabase.open(
             tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver, now: now,
             caches: caches(for: id), commitListener: changeHub)
+        leases[id] = database.lease
         keep(database)
         return database
+    }
+
+    /// The tenant's database when it is open: kept, or dropped but still held by a request or a
+    /// stream (then kept again, as a reopened one would be).
+    private func alreadyOpen(_ id: TenantID) -> TenantDatabase? {
+        if let database = open[id] {
+            touch(id)
+            return database
+        }
+        guard let database = leases[id]?.database else {
+            leases[id] = nil
+            return nil
+        }
+        keep(database)
+        return database
+    }
+
+    /// How many tenant databases have open connections: kept, or dropped but still held.
+    var liveCount: Int {
+        leases.values.count { $0.database != nil }
     }
 
     /// The tenant's one set of caches, made on first use.
@@ -137,8 +161,8 @@ actor TenantRegistry {
         guard tenantsDirectory != nil, open.count > maxOpenTenants else { return }
         let victims = lastUse.sorted { $0.value < $1.value }.prefix(open.count - maxOpenTenants).map(\.key)
         for id in victims {
-            // Not closed here: a request may still hold the handle. The pool closes its
-            // connections when the last holder lets go of it.
+            // Not closed: a request or a stream may still hold it (its lease hands it out again
+            // meanwhile). Its connections close when the last holder lets go.
             open[id] = nil
             lastUse[id] = nil
         }
@@ -170,6 +194,7 @@ actor TenantRegistry {
         try await seed(TenantStore(database))
         let created = now()
         try await registry.insert(id, name: name, createdAt: created)
+        leases[id] = database.lease
         keep(database)
         return TenantStore(database)
     }
@@ -183,7 +208,9 @@ actor TenantRegistry {
             caches.liveSessions.invalidate()
             caches.pages.invalidate()
         }
-        open.removeValue(forKey: id)?.close()
+        // Not closed: a request still running holds it and finishes on it. Nothing hands it out again.
+        open[id] = nil
+        leases[id] = nil
         changeHub?.tenantDeleted(id)
         if let url = fileURL(for: id) {
             for suffix in ["", "-wal", "-shm"] {
@@ -199,12 +226,13 @@ actor TenantRegistry {
         await registry.isReachable()
     }
 
-    /// Closes every open database (graceful shutdown).
+    /// Lets go of every file-backed tenant database (graceful shutdown): each closes its
+    /// connections once the requests still running on it finish. In-memory tenants stay (their
+    /// data would be lost to a request still running); they go with the registry.
     func close() {
-        for database in open.values { database.close() }
+        guard tenantsDirectory != nil else { return }
         open.removeAll()
         lastUse.removeAll()
-        registry.close()
     }
 
     private func fileURL(for id: TenantID) -> URL? {

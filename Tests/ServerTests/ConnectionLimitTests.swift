@@ -37,7 +37,7 @@ struct ConnectionLimitTests {
 
                 // And each stalled connection is closed within the timeout (plus slack)
                 for connection in stalled {
-                    let outcome = connection.readUntilClosed(timeout: .seconds(8))
+                    let outcome = await connection.readUntilClosed(timeout: .seconds(8))
                     #expect(outcome.closed, "still open; received: \(outcome.text)")
                 }
                 #expect(try await client.send("GET", "/health").status == 200)
@@ -61,9 +61,9 @@ struct ConnectionLimitTests {
                 try ignoring.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 50\r\n\r\nabc")
 
                 // Then both connections are closed within the timeout (plus slack)
-                let read = reading.readUntilClosed(timeout: .seconds(8))
+                let read = await reading.readUntilClosed(timeout: .seconds(8))
                 #expect(read.closed, "still open; received: \(read.text)")
-                let ignored = ignoring.readUntilClosed(timeout: .seconds(8))
+                let ignored = await ignoring.readUntilClosed(timeout: .seconds(8))
                 #expect(ignored.closed, "still open; received: \(ignored.text)")
 
                 // And normal requests are served meanwhile and after
@@ -84,7 +84,7 @@ struct ConnectionLimitTests {
                 var held: [RawConnection] = []
                 for _ in 0..<3 {
                     let connection = try RawConnection(port: server.port)
-                    try #require(try connection.exchange("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") == 200)
+                    try #require(try await connection.exchange("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") == 200)
                     held.append(connection)
                 }
 
@@ -93,11 +93,11 @@ struct ConnectionLimitTests {
                 try waiting.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 
                 // Then it gets no answer while the cap is reached
-                #expect(waiting.status(within: .seconds(2)) == nil)
+                #expect(await waiting.status(within: .seconds(2)) == nil)
 
                 // And it is answered as soon as one held connection closes
                 held.removeFirst()
-                #expect(waiting.status(within: .seconds(10)) == 200)
+                #expect(await waiting.status(within: .seconds(10)) == 200)
                 _ = held
             }
         }

@@ -67,14 +67,14 @@ import Testing
             // When a client sends the Host of the proxy's own port, the API answers
             for host in ["localhost:\(proxy.port)", "127.0.0.1:\(proxy.port)"] {
                 let connection = try RawConnection(port: proxy.port)
-                let status = try connection.exchange(
+                let status = try await connection.exchange(
                     "GET /v1/auth/me HTTP/1.1\r\nHost: \(host)\r\nAuthorization: Bearer \(student.token)\r\nConnection: close\r\n\r\n")
                 #expect(status == 200, "Host: \(host)")
             }
 
             // And a foreign name through the same proxy is still refused
             let connection = try RawConnection(port: proxy.port)
-            let status = try connection.exchange(
+            let status = try await connection.exchange(
                 "GET /health HTTP/1.1\r\nHost: attacker.example:\(proxy.port)\r\nConnection: close\r\n\r\n")
             #expect(status == 421)
         }

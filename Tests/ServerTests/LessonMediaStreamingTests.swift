@@ -61,7 +61,7 @@ struct LessonMediaStreamingTests {
             }
 
             // Then the server answers 413 without waiting for the end of the body
-            #expect(connection.status(within: .seconds(10)) == 413)
+            #expect(await connection.status(within: .seconds(10)) == 413)
             // and removed the partial file; the lesson is unchanged
             #expect(try await eventually { mediaFiles(in: directory).isEmpty }, "\(mediaFiles(in: directory))")
             let after = try #require(try await client.lessons(of: course.id, as: teacher).first { $0.id == lesson.id })

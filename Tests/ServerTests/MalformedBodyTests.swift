@@ -19,7 +19,7 @@ struct MalformedBodyTests {
                         + "zz\r\n{\"email\":\"a@b.c\"}\r\n0\r\n\r\n")
 
                 // When the server answers
-                let outcome = connection.readUntilClosed(timeout: .seconds(10))
+                let outcome = await connection.readUntilClosed(timeout: .seconds(10))
 
                 // Then it is a single 400 problem, with the security headers, and the connection ends
                 let statusLine = outcome.text.split(separator: "\r\n").first.map(String.init) ?? ""

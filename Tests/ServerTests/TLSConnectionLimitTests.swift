@@ -51,7 +51,7 @@ struct TLSConnectionLimitTests {
                 #expect(answer.httpMajor == (http2 ? 2 : 1))
                 #expect(waited < .seconds(8), "waited \(waited)")
                 for connection in silent {
-                    #expect(connection.readUntilClosed(timeout: .seconds(4)).closed)
+                    #expect(await connection.readUntilClosed(timeout: .seconds(4)).closed)
                 }
                 #expect(await server.stop())
             } catch {

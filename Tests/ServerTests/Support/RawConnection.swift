@@ -51,9 +51,23 @@ final class RawConnection {
         guard sent == bytes.count else { throw HelperFailure(description: "send() failed: \(errno)") }
     }
 
-    /// Reads until the peer closes or `timeout` passes.
+    /// Reads until the peer closes or `timeout` passes, on a dispatch thread (as ``arrivals(timeout:)``):
+    /// a test that waits seconds for a close must not hold one of the two cooperative threads
+    /// that every in-process server and test of the run shares.
     /// - Returns: What arrived, and whether the peer closed the connection within the time.
-    func readUntilClosed(timeout: Duration) -> (text: String, closed: Bool) {
+    func readUntilClosed(timeout: Duration) async -> (text: String, closed: Bool) {
+        let descriptor = self.descriptor
+        return await Self.offloaded { Self.blockingReadUntilClosed(descriptor: descriptor, timeout: timeout) }
+    }
+
+    /// Runs a blocking read on a dispatch thread and resumes the caller with its result.
+    private static func offloaded<T: Sendable>(_ read: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: read()) }
+        }
+    }
+
+    private static func blockingReadUntilClosed(descriptor: Int32, timeout: Duration) -> (text: String, closed: Bool) {
         let deadline = ContinuousClock.now + timeout
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -108,13 +122,19 @@ final class RawConnection {
     }
 
     /// Sends a whole request and reads the response head's status code (bounded).
-    func exchange(_ request: String, timeout: Duration = .seconds(10)) throws -> Int? {
+    func exchange(_ request: String, timeout: Duration = .seconds(10)) async throws -> Int? {
         try send(request)
-        return status(within: timeout)
+        return await status(within: timeout)
     }
 
-    /// Reads the status code of the next response head, or nil when none arrives within `timeout`.
-    func status(within timeout: Duration) -> Int? {
+    /// Reads the status code of the next response head, or nil when none arrives within `timeout`
+    /// (on a dispatch thread, as ``readUntilClosed(timeout:)``).
+    func status(within timeout: Duration) async -> Int? {
+        let descriptor = self.descriptor
+        return await Self.offloaded { Self.blockingStatus(descriptor: descriptor, within: timeout) }
+    }
+
+    private static func blockingStatus(descriptor: Int32, within timeout: Duration) -> Int? {
         let deadline = ContinuousClock.now + timeout
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)

@@ -40,7 +40,6 @@ import Testing
                 try template.install(at: url)
                 let database = try TenantDatabase.open(tenantID: try #require(TenantID(name)), at: url)
                 timelines.append(try await TenantStore(database).timeline())
-                database.close()
             }
             #expect(timelines.allSatisfy { ChangeTimeline.isWellFormed($0.id) && $0.startedAt != nil }, "\(timelines)")
             #expect(timelines[0].id != timelines[1].id)
@@ -79,13 +78,11 @@ import Testing
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("imported.sqlite")
             let tenantID = try #require(TenantID("imported"))
-            var database = try TenantDatabase.open(tenantID: tenantID, at: url)
-            let exported = try await TenantStore(database).timeline()
-            database.close()
+            // Each database closes when nothing holds it any more (it is leased, never closed by hand).
+            let exported = try await TenantStore(TenantDatabase.open(tenantID: tenantID, at: url)).timeline()
 
             try DatabaseFile.forgetTimeline(at: url)
-            database = try TenantDatabase.open(tenantID: tenantID, at: url)
-            defer { database.close() }
+            let database = try TenantDatabase.open(tenantID: tenantID, at: url)
 
             let imported = try await TenantStore(database).timeline()
             #expect(ChangeTimeline.isWellFormed(imported.id))

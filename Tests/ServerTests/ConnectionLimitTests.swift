@@ -159,7 +159,7 @@ struct ConnectionLimitTests {
             try await running(server) { _ in
                 // Given a connection accepted and served first
                 let control = try RawConnection(port: server.port)
-                try #require(try control.exchange("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") == 200)
+                try #require(try await control.exchange("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") == 200)
 
                 // When 70 more connect and stay silent
                 let idle = try (0..<70).map { _ in try RawConnection(port: server.port) }
@@ -172,7 +172,7 @@ struct ConnectionLimitTests {
                 #expect(used < 1.5, "the server used \(used) s of CPU in 3 s while idle connections waited")
 
                 // And a new tenant, whose pool needs descriptors, is created over the first connection
-                let created = try control.exchange(
+                let created = try await control.exchange(
                     "POST /__dev/tenants HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n", timeout: .seconds(20))
                 #expect(created == 201)
                 _ = idle

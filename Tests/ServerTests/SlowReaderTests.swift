@@ -38,7 +38,7 @@ struct SlowReaderTests {
                 var stuck: [RawConnection] = []
                 for _ in 0..<5 {
                     let connection = try RawConnection(port: server.port, receiveBuffer: 4096)
-                    try #require(try connection.exchange("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") == 200)
+                    try #require(try await connection.exchange("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") == 200)
                     stuck.append(connection)
                 }
                 // When each pipelines forty large answers and never reads them
@@ -49,7 +49,7 @@ struct SlowReaderTests {
                 // timeout (2 s) plus slack, never while they stay open
                 let started = ContinuousClock.now
                 let sixth = try RawConnection(port: server.port)
-                let status = try sixth.exchange("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", timeout: .seconds(20))
+                let status = try await sixth.exchange("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", timeout: .seconds(20))
                 let waited = ContinuousClock.now - started
                 #expect(status == 200, "the sixth client was not served within 20 s")
                 #expect(waited < .seconds(12), "waited \(waited)")

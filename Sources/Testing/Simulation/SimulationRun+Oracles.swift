@@ -75,7 +75,7 @@ extension SimulationRun {
             }
             checkNothingLost(email: email, server: fresh, refused: refused, step: step)
             if let names = namesWritten[email], !names.isEmpty, !names.contains(where: { fresh.profile.hasPrefix("\($0) ") }) {
-                violation(step, "\(email)'s first name on the server (\(fresh.profile)) is none of those written since the last restore: \(names.sorted())")
+                violation(step, "\(email)'s first name on the server (\(fresh.profile)) is none of those written: \(names.sorted())")
             }
         }
     }

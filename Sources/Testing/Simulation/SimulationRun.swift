@@ -29,7 +29,8 @@ struct SimulationRun {
     /// Per user, per `course/lesson`: the largest watch time and whether a completion was
     /// recorded since the last restore (a restore undoes what came before it, by design).
     var progressWritten: [String: [String: (watched: Int, completed: Bool)]] = [:]
-    /// Per user: every first name written since the last restore, and the one they started with.
+    /// Per user: every first name written, and the one they started with (a write still queued at
+    /// a restore reaches the server after it, so a restore forgets none of them).
     var namesWritten: [String: Set<String>] = [:]
     var snapshot: EduGoTestServer.Snapshot?
     /// The access log's position checked so far (for answers of status 500).

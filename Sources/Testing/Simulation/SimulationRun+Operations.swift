@@ -55,7 +55,7 @@ extension SimulationRun {
             let client = makeClient(number)
             do {
                 if let session = try await client.resumeSession() {
-                    devices[number] = SimDevice(client: client, session: session, email: device.email)
+                    devices[number] = SimDevice(client: client, session: session, email: device.email, restoresAtSignIn: device.restoresAtSignIn)
                 } else {
                     violation(step, "device \(number) reopened without its session")
                 }
@@ -99,6 +99,7 @@ extension SimulationRun {
             do {
                 try await server.restore(snapshot)
                 note(step, "the snapshot is restored")
+                restores += 1
                 progressWritten = [:]
             } catch {
                 note(step, "the restore failed: \(error)")
@@ -167,14 +168,19 @@ extension SimulationRun {
 
     /// Signs device `number` in again, as its app would ask its user to, when its session ended (a
     /// restored snapshot that predates its last token rotation ends it): its unsent writes wait in
-    /// its store for exactly that.
+    /// its store for exactly that. A session that ended with no restore since it signed in is a
+    /// violation (its refresh tokens last 30 days, far past any run's clock moves): two refreshes
+    /// of one token, say, look like a stolen token to the server, which ends the session.
     mutating func signInAgainIfSignedOut(_ number: Int, step: Int) async {
         let device = devices[number]
         guard device.session.engine.status.error == .signedOut else { return }
         note(step, "device \(number) was signed out and signs in again")
+        if device.restoresAtSignIn == restores {
+            violation(step, "device \(number) was signed out with no snapshot restored since it signed in")
+        }
         do {
             let session = try await device.client.signIn(email: device.email, password: SimulationClassroom.password)
-            devices[number] = SimDevice(client: device.client, session: session, email: device.email)
+            devices[number] = SimDevice(client: device.client, session: session, email: device.email, restoresAtSignIn: restores)
         } catch where step < options.steps {
             note(step, "  the sign-in failed (\(error)); the device stays signed out for now")
         } catch {

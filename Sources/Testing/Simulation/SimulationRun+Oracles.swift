@@ -68,6 +68,9 @@ extension SimulationRun {
             var refused: Set<String> = []
             for (number, device) in devices.enumerated() where device.email == email {
                 let view = try await DeviceView(device.session)
+                if !Set(view.courses.map { String($0.prefix { $0 != " " }) }).isDisjoint(with: drafts) {
+                    violation(step, "device \(number) (\(email)) holds a draft course")
+                }
                 if view != fresh {
                     violation(step, "device \(number) (\(email)) differs from a fresh device: \(view.differences(from: fresh).joined(separator: "; "))")
                 }

@@ -16,6 +16,9 @@ struct SimulationRun {
         var client: EduGoClient
         var session: OfflineSession
         var email: String
+        /// How many snapshots had been restored when this session signed in: a session ends by
+        /// itself only when a restore took its refresh token's rotation back.
+        var restoresAtSignIn = 0
     }
 
     let options: EduGoSimulation.Options
@@ -33,6 +36,8 @@ struct SimulationRun {
     /// a restore reaches the server after it, so a restore forgets none of them).
     var namesWritten: [String: Set<String>] = [:]
     var snapshot: EduGoTestServer.Snapshot?
+    /// How many snapshots were restored so far.
+    var restores = 0
     /// The access log's position checked so far (for answers of status 500).
     var checkedRequests = 0
     /// How long one step may take before the watchdog names it.

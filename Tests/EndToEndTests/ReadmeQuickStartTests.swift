@@ -7,25 +7,26 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// Whether README.md shows, as a Swift block opening with `imports`, the code between
+    /// `// BEGIN <marker>` and `// END <marker>` of `Tests/EndToEndTests/<file>.swift`.
+    static func readmeShows(_ file: String, marker: String, imports: [String]) throws -> Bool {
+        let source = try String(contentsOf: root.appendingPathComponent("Tests/EndToEndTests/\(file).swift"), encoding: .utf8)
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(source.range(of: "// BEGIN \(marker)\n"))
+        let end = try #require(source.range(of: "// END \(marker)"))
+        let snippet = String(source[start.upperBound..<end.lowerBound])
+        let header = imports.map { "import \($0)\n" }.joined()
+        return readme.contains("```swift\n" + header + "\n" + snippet + "```")
+    }
+
     @Test("the README's SDK quick start is the code this suite compiles")
     func readmeMatchesCompiledCode() throws {
-        let source = try String(contentsOf: Self.root.appendingPathComponent("Tests/EndToEndTests/QuickStart.swift"), encoding: .utf8)
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try #require(source.range(of: "// BEGIN QUICK START\n"))
-        let end = try #require(source.range(of: "// END QUICK START"))
-        let snippet = String(source[start.upperBound..<end.lowerBound])
-        #expect(readme.contains("```swift\nimport EduGoSDK\nimport Foundation\n\n" + snippet + "```"))
+        #expect(try Self.readmeShows("QuickStart", marker: "QUICK START", imports: ["EduGoSDK", "Foundation"]))
     }
 
     @Test("the README's testing example is the code this suite compiles")
     func readmeTestingExampleMatchesCompiledCode() throws {
-        let source = try String(
-            contentsOf: Self.root.appendingPathComponent("Tests/EndToEndTests/TestingQuickStart.swift"), encoding: .utf8)
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try #require(source.range(of: "// BEGIN TESTING QUICK START\n"))
-        let end = try #require(source.range(of: "// END TESTING QUICK START"))
-        let snippet = String(source[start.upperBound..<end.lowerBound])
-        #expect(readme.contains("```swift\nimport EduGoSDK\nimport EduGoTesting\nimport Foundation\n\n" + snippet + "```"))
+        #expect(try Self.readmeShows("TestingQuickStart", marker: "TESTING QUICK START", imports: ["EduGoSDK", "EduGoTesting", "Foundation"]))
     }
 
     @Test("the README's testing example sees a lost answer retried and an expired token refreshed")
@@ -37,13 +38,7 @@ import Testing
 
     @Test("the README's test-suites example is the code this suite compiles")
     func readmeTestSuitesExampleMatchesCompiledCode() throws {
-        let source = try String(
-            contentsOf: Self.root.appendingPathComponent("Tests/EndToEndTests/TestSuitesQuickStart.swift"), encoding: .utf8)
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try #require(source.range(of: "// BEGIN TEST SUITES QUICK START\n"))
-        let end = try #require(source.range(of: "// END TEST SUITES QUICK START"))
-        let snippet = String(source[start.upperBound..<end.lowerBound])
-        #expect(readme.contains("```swift\nimport EduGoSDK\nimport EduGoTesting\nimport Foundation\n\n" + snippet + "```"))
+        #expect(try Self.readmeShows("TestSuitesQuickStart", marker: "TEST SUITES QUICK START", imports: ["EduGoSDK", "EduGoTesting", "Foundation"]))
     }
 
     @Test("the README's test-suites example sees a change undone by a restore, a running device converge, and a tenant from its fixture")
@@ -59,13 +54,7 @@ import Testing
 
     @Test("the README's simulation example is the code this suite compiles")
     func readmeSimulationExampleMatchesCompiledCode() throws {
-        let source = try String(
-            contentsOf: Self.root.appendingPathComponent("Tests/EndToEndTests/SimulationQuickStart.swift"), encoding: .utf8)
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try #require(source.range(of: "// BEGIN SIMULATION QUICK START\n"))
-        let end = try #require(source.range(of: "// END SIMULATION QUICK START"))
-        let snippet = String(source[start.upperBound..<end.lowerBound])
-        #expect(readme.contains("```swift\nimport EduGoSDK\nimport EduGoTesting\nimport Foundation\n\n" + snippet + "```"))
+        #expect(try Self.readmeShows("SimulationQuickStart", marker: "SIMULATION QUICK START", imports: ["EduGoSDK", "EduGoTesting", "Foundation"]))
     }
 
     @Test("the README's simulation example runs three seeded classrooms without a violation")

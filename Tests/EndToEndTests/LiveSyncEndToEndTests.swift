@@ -91,7 +91,9 @@ import Testing
             var changes = b.engine.remoteChanges().makeAsyncIterator()
 
             // A change in another course is pulled and applied, and the observation stays quiet.
-            try await a.progress.record(courseID: other, lessonID: otherLesson, watchedSeconds: 111)
+            // (Watch times above the demo seed's, which go up to 1,380 s: a smaller one would be raised
+            // to the seeded value and change nothing.)
+            try await a.progress.record(courseID: other, lessonID: otherLesson, watchedSeconds: 4_111)
             #expect(await a.engine.syncNow().remaining == 0)
             let pulledOther = await changes.next()
             #expect(pulledOther?.contains { $0.type == "progress" && $0.id == otherLesson } == true)
@@ -99,12 +101,12 @@ import Testing
             #expect(emissions.withLock { $0.count } == 1)
 
             // A change in the watched course is emitted, once.
-            try await a.progress.record(courseID: watched, lessonID: watchedLesson, watchedSeconds: 222)
+            try await a.progress.record(courseID: watched, lessonID: watchedLesson, watchedSeconds: 4_222)
             #expect(await a.engine.syncNow().remaining == 0)
             #expect(try await eventually(timeout: .seconds(5)) { emissions.withLock { $0.count } == 2 })
             try await Task.sleep(for: .milliseconds(300))
             #expect(emissions.withLock { $0.count } == 2)
-            #expect(emissions.withLock { $0.last }?.contains { $0.lessonId == watchedLesson && $0.watchedSeconds == 222 } == true)
+            #expect(emissions.withLock { $0.last }?.contains { $0.lessonId == watchedLesson && $0.watchedSeconds == 4_222 } == true)
 
             observing.cancel()
             runB.cancel()

@@ -134,8 +134,9 @@ import Testing
                 endpoint: .Users.updateMe, body: ["first_name": AnyEncodable("Otra"), "version": AnyEncodable(1)])
             _ = try await learner.profile.update(firstName: "Esta")
             // A write the server keeps answering 503 to stays queued; one it refuses becomes a dead letter.
+            // (More than the demo's 480 s: a watch time only grows, so a smaller one would show as 480.)
             try await server.inject(.status(503), method: .put, path: "/v1/courses/\(courseID)/progress", tenantID: "demo")
-            try await learner.progress.record(courseID: courseID, lessonID: lessonID, watchedSeconds: 42)
+            try await learner.progress.record(courseID: courseID, lessonID: lessonID, watchedSeconds: 4_242)
             try await learner.progress.record(courseID: other.id, lessonID: otherLesson.id, watchedSeconds: 7)
             _ = await learner.engine.syncNow()
             #expect(try await learner.engine.outbox.pending().count == 1)
@@ -162,7 +163,7 @@ import Testing
             #expect(try await learner.engine.outbox.conflicts().count == 1)
             let progress = try await learner.progress.lessons(courseID: courseID)
             #expect(progress.hasPendingWrites)
-            #expect(progress.value.first { $0.lessonId == lessonID }?.watchedSeconds == 42)
+            #expect(progress.value.first { $0.lessonId == lessonID }?.watchedSeconds == 4_242)
             await server.shutdown()
         }
     }

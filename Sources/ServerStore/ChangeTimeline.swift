@@ -56,8 +56,6 @@ package struct ChangeTimeline: Sendable, Equatable {
     /// Gives a database that has no timeline yet (new, or imported) its first one; checked and
     /// written in one transaction.
     static func mintIfMissing(_ writer: any DatabaseWriter, now: Date) throws {
-        let missing = try writer.read { db in try current(db).id.isEmpty }
-        guard missing else { return }
         try writer.write { db in
             guard try current(db).id.isEmpty else { return }
             try mint(db, now: now)

@@ -1,13 +1,14 @@
 /// SplitMix64: a tiny deterministic generator, so a fault rule with a `seed` fires on the same
 /// requests in every run.
-struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+/// `package`: the simulation (`EduGoTesting`) draws its choices from it too.
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
+    package private(set) var state: UInt64
 
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

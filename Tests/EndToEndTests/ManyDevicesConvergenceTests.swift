@@ -12,7 +12,10 @@ import Testing
 ///
 /// CI runs three fixed seeds of ten rounds. `Benchmarks/convergence` runs the long variant by
 /// setting `EDUGO_CONVERGENCE_ROUNDS` and `EDUGO_CONVERGENCE_SEEDS` (how many seeds, from 48,001 up);
-/// `EDUGO_CONVERGENCE_SEED` replays one seed.
+/// `EDUGO_CONVERGENCE_SEED` replays one seed. The second seed of every three gives each request
+/// 40 ms before the device gives up on it while the server goes on (what a loaded machine does to
+/// a 30 s timeout): the fault that let a device send a smaller watch time on the version of a larger
+/// one. `EDUGO_CONVERGENCE_TIMEOUT_MS` sets the timeout of every seed.
 @Suite(.serialized, .timeLimit(.minutes(30))) struct ManyDevicesConvergenceTests {
     static let environment = ProcessInfo.processInfo.environment
     static let rounds = environment["EDUGO_CONVERGENCE_ROUNDS"].flatMap(Int.init) ?? 10
@@ -21,25 +24,20 @@ import Testing
         let count = environment["EDUGO_CONVERGENCE_SEEDS"].flatMap(Int.init) ?? 3
         return (0..<UInt64(max(1, count))).map { 48_001 + $0 }
     }()
+    static let timeout = environment["EDUGO_CONVERGENCE_TIMEOUT_MS"].flatMap(Int.init).map(Duration.milliseconds)
 
     @Test("ten devices of one learner on ten lessons, through lost answers, 503s and a restart, converge on the largest values")
     func tenDevicesConverge() async throws {
         // One seed after another: ten devices and a server each are load enough for two cores.
-        for seed in Self.seeds {
+        for (index, seed) in Self.seeds.enumerated() {
             let started = ContinuousClock.now
-            let outcome = try await ManyDevicesScenario(seed: seed, devices: 10, rounds: Self.rounds, lessons: 10).run()
-            let serverShort = outcome.divergences.filter { $0.hasPrefix("server holds") }
-            let others = outcome.divergences.filter { !$0.hasPrefix("server holds") }
-            #expect(others.isEmpty, "seed \(seed): \(others.joined(separator: "; "))")
-            // Open (#48): in one clean-clone CI run (3 seeds, beside the whole suite on two cores)
-            // the server ended one lesson short of the largest watch time (1008 for 1009), which no
-            // run of this test alone has shown. Until its cause is found it is reported as a known
-            // issue, not hidden: the text names the seed and the lesson.
-            withKnownIssue("the server lacked a device's largest watch time under load (open, #48)", isIntermittent: true) {
-                #expect(serverShort.isEmpty, "seed \(seed): \(serverShort.joined(separator: "; "))")
-            }
+            let timeout = Self.timeout ?? (index % 3 == 1 ? .milliseconds(40) : .seconds(30))
+            let outcome = try await ManyDevicesScenario(
+                seed: seed, devices: 10, rounds: Self.rounds, lessons: 10, requestTimeout: timeout
+            ).run()
+            #expect(outcome.divergences.isEmpty, "seed \(seed), timeout \(timeout): \(outcome.divergences.joined(separator: "; "))")
             #expect(outcome.faultsFired > 0, "seed \(seed): no fault fired")
-            print("convergence seed \(seed) rounds \(Self.rounds): \(outcome.divergences.count) divergences, \(outcome.faultsFired) faults fired, \(ContinuousClock.now - started)")
+            print("convergence seed \(seed) rounds \(Self.rounds) timeout \(timeout): \(outcome.divergences.count) divergences, \(outcome.faultsFired) faults fired, \(ContinuousClock.now - started)")
         }
     }
 }
@@ -51,6 +49,8 @@ struct ManyDevicesScenario: Sendable {
     var devices: Int
     var rounds: Int
     var lessons: Int
+    /// How long a device waits for each answer.
+    var requestTimeout: Duration = .seconds(30)
 
     /// What a run saw: every way the oracle found the devices or the server wrong, and how often
     /// the fault rules fired.
@@ -96,7 +96,8 @@ struct ManyDevicesScenario: Sendable {
         for device in 0..<devices {
             let client = EduGoClient(
                 configuration: APIConfiguration(
-                    baseURL: server.baseURL, tenantID: tenant.id, retryPolicy: .none, readRefresh: patientReads),
+                    baseURL: server.baseURL, tenantID: tenant.id, timeout: requestTimeout, retryPolicy: .none,
+                    readRefresh: patientReads),
                 dataDirectory: root.appendingPathComponent("device-\(device)"), environment: fastEnvironment)
             signedIn.append(try await client.signIn(email: Self.studentEmail, password: Self.password))
         }

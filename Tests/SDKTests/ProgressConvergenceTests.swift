@@ -90,6 +90,35 @@ import Testing
         #expect(bodies == [900, 900])
     }
 
+    @Test("a write recorded after a pull brought more than a smaller write still waiting for its answer is raised to the pulled state")
+    func recordRaisesOverPulledBaseDespiteStaleAttempt() async throws {
+        // Given a write of 300 s made on 10 s, sent and unanswered (it will meet a newer version)
+        let harness = try await OfflineHarness()
+        try await harness.seedProgress(Self.progress(10, version: 1))
+        try await harness.progress.record(courseID: Self.course, lessonID: "l-1", watchedSeconds: 300)
+        harness.routes.on(.put, OfflineHarness.progressPath, .failure(.notConnectedToInternet))
+        _ = await harness.engine.syncNow()
+        try #require(try await harness.engine.outbox.pending().first?.attempts == 1)
+
+        // and a pull bringing another device's 900 s on version 2 (the sent write keeps its body)
+        harness.routes.on(.get, "/v1/sync/changes", Self.pulled(Self.progress(900, version: 2, completed: true), cursor: "c1"))
+        #expect(await harness.engine.pull().error == nil)
+
+        // Then the device shows 900, not the older write laid over it
+        #expect(try await harness.progress.lessons(courseID: Self.course).value.first?.watchedSeconds == 900)
+
+        // When the learner records 500 s
+        try await harness.progress.record(courseID: Self.course, lessonID: "l-1", watchedSeconds: 500)
+
+        // Then the new write, made on version 2, carries 900: laid over the base, the waiting 300
+        // hid the 900 and 500 went out on the version that holds 900 (the server took it)
+        let pending = try await harness.engine.outbox.pending()
+        try #require(pending.count == 2)
+        #expect(pending.last?.baseVersion == 2)
+        #expect(OfflineFixture.object(try #require(pending.last?.body))["watched_seconds"] as? Int == 900)
+        #expect(try await harness.progress.lessons(courseID: Self.course).value.first?.watchedSeconds == 900)
+    }
+
     @Test("a delivered write raises the later unsent writes rebased on its answer")
     func deliveryRaisesLaterWrites() async throws {
         let harness = try await OfflineHarness()

@@ -89,12 +89,16 @@ enum LocalView {
         }
     }
 
-    /// `server` with the bodies of `writes` merged over it; `nil` when the last write deletes.
+    /// `server` with the bodies of `writes` merged over it; `nil` when the last write deletes. A
+    /// field that only moves one way (the resource's ``ConflictRule/monotonic``) shows the furthest
+    /// value: a write sent and unanswered, made on an older state than a pull brought since, never
+    /// shows a watch time smaller than the server already holds.
     static func overlay(_ server: Data?, _ writes: [Write]) -> Data? {
         var current = server
         for write in writes {
             if write.operation == .delete { current = nil; continue }
-            current = JSONObject.merge(current ?? Data("{}".utf8), write.body)
+            let body = write.key.descriptor.map { $0.conflicts.raised(write.body, over: current) } ?? write.body
+            current = JSONObject.merge(current ?? Data("{}".utf8), body)
         }
         return current
     }

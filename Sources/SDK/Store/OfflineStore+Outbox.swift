@@ -27,9 +27,9 @@ extension OfflineStore {
     /// unsynced work: one transaction, so no refresh can slip between the base and the write.
     ///
     /// When the resource merges (its strategy in `policy`), an update's fields that only move one
-    /// way are raised to what the device shows (``ConflictRule/raised(_:over:)``): the base with
-    /// every write still pending laid over it. A device that recorded less than another device, or
-    /// than its own write still waiting, never sends the smaller value on the newer version.
+    /// way are raised (``ConflictRule/raised(_:over:)``) to the furthest of the base and every
+    /// write still pending. A device that recorded less than another device, or than its own write
+    /// still waiting, never sends the smaller value on the newer version.
     func record(_ write: PendingWrite, key: String, at now: Date, policy: ConflictPolicy = ConflictPolicy()) async throws -> OutboxCounts {
         let rule = policy.strategy(for: write.resource) == .merge ? write.resource.descriptor?.conflicts : nil
         return try await writer.write { db in
@@ -43,8 +43,11 @@ extension OfflineStore {
                 let pending = try Data?.fetchAll(
                     db.cachedStatement(sql: "SELECT body FROM queued_writes WHERE resource = ? AND \(QueuedWrite.State.pendingSQL) ORDER BY id"),
                     arguments: [write.resource.description])
-                let shown = pending.reduce(server?.json) { JSONObject.merge($0, $1) }
-                write.body = rule.raised(write.body, over: shown)
+                // Raised over each on its own, never over the pending bodies laid over the base:
+                // a write sent and unanswered was made on an older state, and laid over a newer
+                // pulled base it would take back what the base holds (seen: 1004 sent on the
+                // version of another device's 1009, because a pending 904 hid it).
+                write.body = ([server?.json] + pending).reduce(write.body) { rule.raised($0, over: $1) }
             }
             _ = try Self.enqueue(db, write, key: key, at: now)
             return try Self.counts(db)

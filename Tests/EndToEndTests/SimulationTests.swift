@@ -17,7 +17,7 @@ import Testing
     static let steps = environment["EDUGO_SIM_STEPS"].flatMap(Int.init) ?? 30
     static let seeds: [UInt64] = {
         if let seed = environment["EDUGO_SIM_SEED"].flatMap(UInt64.init) { return [seed] }
-        let count = environment["EDUGO_SIM_SEEDS"].flatMap(Int.init) ?? 12
+        let count = environment["EDUGO_SIM_SEEDS"].flatMap(Int.init) ?? 50
         return (1...UInt64(max(1, count))).map { $0 }
     }()
 

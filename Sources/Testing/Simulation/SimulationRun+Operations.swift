@@ -151,15 +151,18 @@ extension SimulationRun {
         }
     }
 
-    /// A fault rule on the tenant for the next few matching requests.
+    /// A fault rule on the tenant for the next few matching requests: an answer lost after the
+    /// write committed, a `503`, a request lost before it ran, or an answer slower than the
+    /// devices wait (``requestTimeout``), so a device gives up on a write the server still applies.
     mutating func armFault(step: Int) async {
         let times = Int.random(in: 1...6, using: &random)
         let seed = random.next()
         let fault: EduGoTestServer.Fault
         let path: String
-        switch Int.random(in: 0..<3, using: &random) {
+        switch Int.random(in: 0..<4, using: &random) {
         case 0: (fault, path) = (.dropResponse, "/v1/**")
         case 1: (fault, path) = (.status(503, retryAfter: 1), "/v1/**")
+        case 2: (fault, path) = (.delay(Self.slowAnswer), "/v1/**")
         default: (fault, path) = (.dropRequest, "/v1/**")
         }
         note(step, "fault \(fault) on \(path) for the next \(times) requests")

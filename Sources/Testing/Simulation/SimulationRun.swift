@@ -42,6 +42,11 @@ struct SimulationRun {
     var checkedRequests = 0
     /// How long one step may take before the watchdog names it.
     static let stepDeadline: Duration = .seconds(30)
+    /// How long a device waits for an answer: short, so a slow-answer fault (``slowAnswer``) makes
+    /// it give up while the server goes on, as a loaded phone or server does to any timeout.
+    static let requestTimeout: Duration = .milliseconds(500)
+    /// The delay of a slow-answer fault: past ``requestTimeout``.
+    static let slowAnswer: Duration = .milliseconds(700)
 
     init(options: EduGoSimulation.Options, server: EduGoTestServer, root: URL) async throws {
         self.options = options
@@ -62,7 +67,7 @@ struct SimulationRun {
     func makeClient(_ number: Int, directory: String? = nil) -> EduGoClient {
         EduGoClient(
             configuration: APIConfiguration(
-                baseURL: server.baseURL, tenantID: classroom.tenantID, retryPolicy: .none,
+                baseURL: server.baseURL, tenantID: classroom.tenantID, timeout: Self.requestTimeout, retryPolicy: .none,
                 readRefresh: ReadRefreshPolicy(budget: .seconds(30))),
             dataDirectory: root.appendingPathComponent(directory ?? "device-\(number)"),
             environment: SDKEnvironment(now: { Date() }, sleep: { try await Task.sleep(for: $0 / 50) }, jitter: { 0 }))

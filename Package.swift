@@ -159,10 +159,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Linked into the test process: three tests per core at once unless `swift test` is told a
+        // width, so plain `swift test` on two cores does not run past its tests' time limits.
+        .target(name: "EduGoTestDefaults", path: "Tests/TestDefaults"),
         .testTarget(
             name: "SDKTests",
             dependencies: [
-                "EduGoSDK", .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
+                "EduGoSDK", "EduGoTestDefaults", .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             // A store written by an older SDK, for the migration tests.
             resources: [.copy("Fixtures")],

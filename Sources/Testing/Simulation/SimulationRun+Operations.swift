@@ -183,8 +183,8 @@ extension SimulationRun {
             note(step, "  no snapshot was restored since it signed in: unexplained")
         }
         do {
-            let session = try await device.client.signIn(email: device.email, password: SimulationClassroom.password)
-            devices[number] = SimDevice(client: device.client, session: session, email: device.email, restoresAtSignIn: restores)
+            let (client, session) = try await signIn(number, as: device.email, syncing: false)
+            devices[number] = SimDevice(client: client, session: session, email: device.email, restoresAtSignIn: restores)
         } catch where step < options.steps {
             note(step, "  the sign-in failed (\(error)); the device stays signed out for now")
         } catch {

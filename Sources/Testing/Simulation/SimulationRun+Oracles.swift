@@ -85,7 +85,7 @@ extension SimulationRun {
 
     /// A new device of `email`: signed in on an empty store, synced once.
     func freshView(of email: String) async throws -> DeviceView {
-        let client = makeClient(0, directory: "fresh-\(UUID().uuidString.lowercased())")
+        let client = makeClient(0, directory: "fresh-\(UUID().uuidString.lowercased())", timeout: .seconds(30))
         let session = try await client.signIn(email: email, password: SimulationClassroom.password)
         await session.engine.syncNow()
         return try await DeviceView(session)

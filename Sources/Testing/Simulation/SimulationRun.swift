@@ -56,18 +56,38 @@ struct SimulationRun {
         classroom = try await SimulationClassroom(server: server)
         for number in 0..<options.devices {
             let email = SimulationClassroom.students[number % SimulationClassroom.students.count]
-            let client = makeClient(number)
-            let session = try await client.signIn(email: email, password: SimulationClassroom.password)
-            await session.engine.syncNow()
+            let (client, session) = try await signIn(number, as: email, syncing: true)
             devices.append(SimDevice(client: client, session: session, email: email))
         }
         for email in SimulationClassroom.students { namesWritten[email] = ["Learner"] }
     }
 
-    func makeClient(_ number: Int, directory: String? = nil) -> EduGoClient {
+    /// Signs device `number` in as `email` (and syncs it once when `syncing`) on a client that waits
+    /// 30 s for each answer, then reopens its store as the device's app does, waiting
+    /// ``requestTimeout`` from then on: a sign-in or a first sync that a loaded machine makes slower
+    /// than that is not what the slow-answer fault is about.
+    func signIn(_ number: Int, as email: String, syncing: Bool) async throws -> (EduGoClient, OfflineSession) {
+        do {
+            let session = try await makeClient(number, timeout: .seconds(30))
+                .signIn(email: email, password: SimulationClassroom.password)
+            if syncing { await session.engine.syncNow() }
+        }
+        let client = makeClient(number)
+        guard let session = try await client.resumeSession() else {
+            throw SimulationRun.DeviceError.noSessionAfterSignIn(device: number)
+        }
+        return (client, session)
+    }
+
+    /// A device that signed in and found no session when its store was reopened.
+    enum DeviceError: Error {
+        case noSessionAfterSignIn(device: Int)
+    }
+
+    func makeClient(_ number: Int, directory: String? = nil, timeout: Duration = requestTimeout) -> EduGoClient {
         EduGoClient(
             configuration: APIConfiguration(
-                baseURL: server.baseURL, tenantID: classroom.tenantID, timeout: Self.requestTimeout, retryPolicy: .none,
+                baseURL: server.baseURL, tenantID: classroom.tenantID, timeout: timeout, retryPolicy: .none,
                 readRefresh: ReadRefreshPolicy(budget: .seconds(30))),
             dataDirectory: root.appendingPathComponent(directory ?? "device-\(number)"),
             environment: SDKEnvironment(now: { Date() }, sleep: { try await Task.sleep(for: $0 / 50) }, jitter: { 0 }))

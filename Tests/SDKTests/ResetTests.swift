@@ -61,4 +61,42 @@ import Testing
         let told = try #require(await iterator.next())
         #expect(Set(told.map { "\($0.operation.rawValue) \($0.id)" }) == ["upsert b", "upsert d", "delete c"])
     }
+
+    @Test("a reset marks every complete download for a check of its media, in its transaction; a partial one resumes with If-Range anyway")
+    func resetMarksDownloadsForACheck() async throws {
+        // Given a device at cursor c0 with one complete and one partial download
+        let harness = try await PullTests.harnessAtFirstCursor()
+        let sha = String(repeating: "cd", count: 32)
+        func record(_ lessonID: String, complete: Bool) -> DownloadRecord {
+            DownloadRecord(
+                lessonID: lessonID, courseID: "a", pinned: true, etag: "\"\(sha)\"", size: 5, contentType: "application/pdf",
+                complete: complete, lastUsed: Date(timeIntervalSince1970: 1_800_000_000))
+        }
+        try await harness.store.saveDownloadRecord(record("done", complete: true))
+        try await harness.store.saveDownloadRecord(record("half", complete: false))
+
+        // When a pull resets
+        harness.routes.on(
+            .get, "/v1/sync/changes",
+            Self.timelineChanged,
+            PullTests.page([PullTests.upsert("course", "a", course: "a", PullTests.course("a"))], cursor: "d1"))
+        #expect(await harness.engine.pull().reset?.reason == .timelineChanged)
+
+        // Then the complete file awaits a check, and the partial one is as it was
+        #expect(try await harness.store.downloadRecord("done")?.needsCheck == true)
+        #expect(try await harness.store.downloadRecord("half")?.needsCheck == false)
+    }
+
+    @Test("the check of a marked file: 304 or the same ETag is current, another ETag or 404 is changed, anything else unknown")
+    func mediaCheckDecisions() {
+        let tag = "\"\(String(repeating: "ab", count: 32))\""
+        let other = "\"\(String(repeating: "ef", count: 32))\""
+        #expect(MediaCheck.decide(status: 304, etag: tag, recorded: tag) == .current)
+        #expect(MediaCheck.decide(status: 200, etag: tag, recorded: tag) == .current)
+        #expect(MediaCheck.decide(status: 200, etag: other, recorded: tag) == .changed)
+        #expect(MediaCheck.decide(status: 200, etag: nil, recorded: tag) == .changed)
+        #expect(MediaCheck.decide(status: 404, etag: nil, recorded: tag) == .changed)
+        #expect(MediaCheck.decide(status: 503, etag: nil, recorded: tag) == .unknown)
+        #expect(MediaCheck.decide(status: 0, etag: nil, recorded: tag) == .unknown)
+    }
 }

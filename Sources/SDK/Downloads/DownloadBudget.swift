@@ -52,4 +52,8 @@ public struct DownloadedFile: Sendable, Equatable {
     public var contentType: String?
     /// Whether the file is kept whatever the budget (`true`), or is a cached file that may be evicted.
     public var pinned: Bool
+    /// Whether the server's data was replaced since the file was verified (a reset): its media may
+    /// have changed, so ``Downloads/localFile(for:)`` and ``Downloads/fetch(lessonID:courseID:pinned:onProgress:)``
+    /// ask the server before they serve it again.
+    public var awaitingCheck = false
 }

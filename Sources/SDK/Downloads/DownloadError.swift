@@ -22,4 +22,8 @@ public enum DownloadError: Error, Equatable, Sendable {
     /// failed TLS handshake (``NetworkError/securityError(_:)``). Never waited on, never retried
     /// without the pins; a partial file is kept.
     case untrustedServer(NetworkError)
+    /// The server's data was replaced (a snapshot restore or an import reset the device) and the
+    /// lesson's media on the server is no longer the downloaded file's: the file was removed, never
+    /// served as current. Download the lesson again.
+    case changedOnServer(lessonID: String)
 }

@@ -16,6 +16,15 @@ struct DownloadRecord: Codable, Sendable, Equatable {
     var complete: Bool
     /// Last downloaded or opened (the eviction order).
     var lastUsed: Date
+    /// Set by a reset (the server's data was replaced: a snapshot restore, an import): the media
+    /// may have changed under the file, so it is not served as current until the server confirms
+    /// its `ETag` again (``Downloads`` checks it on the file's next use).
+    var needsCheck = false
+
+    /// The manifest of an older SDK has no `needsCheck`: its files were verified when it wrote them.
+    enum CodingKeys: String, CodingKey {
+        case lessonID, courseID, pinned, etag, size, contentType, complete, lastUsed
+    }
 
     /// The SHA-256 the `ETag` names (lowercase hex), when it is one.
     var sha256: String? { etag.flatMap(Self.sha256(of:)) }

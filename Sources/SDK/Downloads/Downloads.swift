@@ -160,8 +160,17 @@ public actor Downloads {
     ) async throws -> URL {
         try Self.checkIdentifier(lessonID)
         try Self.checkIdentifier(courseID)
-        let known = try await store.downloadRecord(lessonID)
-        if var record = known, record.complete, Self.exists(fileURL(record)) {
+        var known = try await store.downloadRecord(lessonID)
+        if let marked = known, marked.complete, marked.needsCheck, Self.exists(fileURL(marked)) {
+            // A reset since the file was verified: served only once the server confirms its media;
+            // otherwise (changed, or the server could not say) it is downloaded again.
+            if await recheck(marked) == .current {
+                known?.needsCheck = false
+            } else {
+                known = try await store.downloadRecord(lessonID)
+            }
+        }
+        if var record = known, record.complete, !record.needsCheck, Self.exists(fileURL(record)) {
             if pinned, !record.pinned {
                 // Kept from now on: out of the cache, which the system may empty.
                 let kept = locations.file(lessonID, pinned: true)
@@ -169,21 +178,21 @@ public actor Downloads {
                 try FileManager.default.moveItem(at: fileURL(record), to: kept)
                 record.pinned = true
             }
-            record.lastUsed = now()
-            try await store.saveDownloadRecord(record)
+            try await store.useDownload(lessonID, pinned: record.pinned, at: now())
             let file = fileURL(record)
             onProgress(DownloadProgress(
                 lessonID: lessonID, bytesReceived: record.size ?? 0, totalBytes: record.size, state: .completed(file)))
             return file
         }
+        let previous = known
         guard active.insert(lessonID).inserted else { throw DownloadError.alreadyInProgress(lessonID: lessonID) }
         defer { active.remove(lessonID) }
         onProgress(DownloadProgress(lessonID: lessonID, bytesReceived: 0, totalBytes: nil, state: .queued))
         let pipeline = pipeline
         return try await slots.run {
             try await self.transfer(
-                lessonID: lessonID, courseID: courseID, pinned: pinned || (known?.pinned ?? false),
-                etag: known?.complete == false ? known?.etag : nil, pipeline: pipeline, onProgress: onProgress)
+                lessonID: lessonID, courseID: courseID, pinned: pinned || (previous?.pinned ?? false),
+                etag: previous?.complete == false ? previous?.etag : nil, pipeline: pipeline, onProgress: onProgress)
         }
     }
 
@@ -373,6 +382,11 @@ public actor Downloads {
 
     /// The verified local file of a lesson, `nil` when it is not (completely) downloaded. Marks
     /// it recently used.
+    ///
+    /// After a reset (the server's data was replaced: a snapshot restore, an import) a file is
+    /// served only once the server confirms it still has the same media (a conditional `GET` whose
+    /// body is never read): a file whose media changed is removed, and while the server cannot be
+    /// asked the answer is `nil` (the file is kept and asked about again on the next call).
     public func localFile(for lessonID: String) async -> URL? {
         guard let record = try? await store.downloadRecord(lessonID), record.complete else { return nil }
         let file = fileURL(record)
@@ -380,13 +394,18 @@ public actor Downloads {
             try? await store.forgetDownloads([record])  // a cached file the system removed
             return nil
         }
+        if record.needsCheck, await recheck(record) != .current { return nil }
         try? await store.touchDownload(lessonID, at: now())
         return file
     }
 
-    /// Hashes a downloaded file again; a file whose bytes changed on disk is deleted.
+    /// Hashes a downloaded file again; a file whose bytes changed on disk is deleted. After a reset
+    /// it also asks the server whether the lesson's media is still the file's.
     ///
-    /// - Throws: ``DownloadError/checksumMismatch(expected:actual:)`` (the file is removed).
+    /// - Throws: ``DownloadError/checksumMismatch(expected:actual:)`` (the file is removed);
+    ///   ``DownloadError/changedOnServer(lessonID:)`` when a reset replaced the media (the file is
+    ///   removed); ``DownloadError/interrupted(bytesReceived:)`` when the server could not be asked
+    ///   after a reset (the file is kept, still awaiting the check).
     public func verify(lessonID: String) async throws {
         guard let record = try await store.downloadRecord(lessonID), record.complete, let expected = record.sha256 else { return }
         let actual = try Self.sha256(of: fileURL(record))
@@ -394,7 +413,65 @@ public actor Downloads {
             await remove(lessonID: lessonID)
             throw DownloadError.checksumMismatch(expected: expected, actual: actual)
         }
+        guard record.needsCheck else { return }
+        switch await recheck(record) {
+        case .current: return
+        case .changed: throw DownloadError.changedOnServer(lessonID: lessonID)
+        case .unknown: throw DownloadError.interrupted(bytesReceived: 0)
+        }
     }
+
+    /// Asks the server whether a file a reset marked still holds the lesson's media: a conditional
+    /// `GET` (`If-None-Match` with the file's `ETag`) whose body is never read. A confirmed file is
+    /// unmarked; a changed one is removed (record and file, while the record is still this one).
+    private func recheck(_ record: DownloadRecord) async -> MediaCheck {
+        let check: MediaCheck
+        if let etag = record.etag {
+            check = (try? await askServer(about: record, etag: etag)) ?? .unknown
+        } else {
+            check = .changed
+        }
+        switch check {
+        case .current:
+            if let etag = record.etag { try? await store.confirmDownload(record.lessonID, etag: etag) }
+        case .changed:
+            if (try? await store.discardStaleDownload(record)) == true {
+                try? FileManager.default.removeItem(at: fileURL(record))
+            }
+        case .unknown:
+            break
+        }
+        return check
+    }
+
+    /// The server's answer about `record`'s media, read from the response head alone (a 401
+    /// refreshes the token once).
+    private nonisolated func askServer(about record: DownloadRecord, etag: String) async throws -> MediaCheck {
+        var token = try await session.validAccessToken()
+        for attempt in 0..<2 {
+            var status = 0
+            var tag: String?
+            let request = MediaRequest(
+                url: try mediaURL(courseID: record.courseID, lessonID: record.lessonID),
+                headers: ["Authorization": "Bearer \(token)", "Accept": "*/*", "If-None-Match": etag])
+            do {
+                try await transport.fetch(request, onHead: { head in
+                    status = head.statusCode
+                    tag = head["etag"]
+                    throw HeadRead()  // the body (a whole file when the media changed) is not wanted
+                }, onChunk: { _ in })
+            } catch is HeadRead {}
+            if status == 401, attempt == 0 {
+                token = try await session.accessTokenAfterUnauthorized(failedToken: token)
+                continue
+            }
+            return MediaCheck.decide(status: status, etag: tag, recorded: etag)
+        }
+        return .unknown
+    }
+
+    /// Ends a response after its head.
+    private struct HeadRead: Error {}
 
     /// The complete files, by course then lesson.
     public func files() async -> [DownloadedFile] {
@@ -402,7 +479,8 @@ public actor Downloads {
             guard let sha256 = record.sha256 else { return nil }
             return DownloadedFile(
                 lessonID: record.lessonID, courseID: record.courseID, file: fileURL(record),
-                size: record.size ?? 0, sha256: sha256, contentType: record.contentType, pinned: record.pinned)
+                size: record.size ?? 0, sha256: sha256, contentType: record.contentType, pinned: record.pinned,
+                awaitingCheck: record.needsCheck)
         }.sorted { ($0.courseID, $0.lessonID) < ($1.courseID, $1.lessonID) }
     }
 

@@ -15,6 +15,7 @@ struct DownloadRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRe
     var contentType: String?
     var complete: Bool
     var lastUsed: Date
+    var needsCheck: Bool
 
     init(_ record: DownloadRecord) {
         lessonId = record.lessonID
@@ -25,11 +26,12 @@ struct DownloadRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRe
         contentType = record.contentType
         complete = record.complete
         lastUsed = record.lastUsed
+        needsCheck = record.needsCheck
     }
 
     var record: DownloadRecord {
         DownloadRecord(
             lessonID: lessonId, courseID: courseId, pinned: pinned, etag: etag, size: size, contentType: contentType,
-            complete: complete, lastUsed: lastUsed)
+            complete: complete, lastUsed: lastUsed, needsCheck: needsCheck)
     }
 }

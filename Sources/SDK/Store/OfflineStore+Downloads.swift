@@ -27,6 +27,39 @@ extension OfflineStore {
         }
     }
 
+    /// Marks a complete file used at `date`, and pinned when `pinned` (never unpinned): the record's
+    /// other fields, a reset's mark among them, are left as they are.
+    func useDownload(_ lessonID: String, pinned: Bool, at date: Date) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE downloads SET last_used = ?, pinned = (pinned OR ?) WHERE lesson_id = ?",
+                arguments: [date, pinned, lessonID])
+        }
+    }
+
+    /// Clears a reset's mark on a complete file whose media the server confirmed, while it is still
+    /// the record of that media (`etag`).
+    func confirmDownload(_ lessonID: String, etag: String) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE downloads SET needs_check = 0 WHERE lesson_id = ? AND complete AND etag = ?",
+                arguments: [lessonID, etag])
+        }
+    }
+
+    /// Forgets a marked complete file whose media the server no longer has, while it is still the
+    /// record of that file (`etag`, `pinned`, still marked): checked and deleted in one step.
+    ///
+    /// - Returns: whether the record was forgotten (deleting its file is the caller's then).
+    func discardStaleDownload(_ record: DownloadRecord) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM downloads WHERE lesson_id = ? AND complete AND needs_check AND etag IS ? AND pinned = ?",
+                arguments: [record.lessonID, record.etag, record.pinned])
+            return db.changesCount > 0
+        }
+    }
+
     /// Forgets the records of `lessonIDs`.
     func removeDownloadRecords(_ lessonIDs: [String]) async throws {
         _ = try await writer.write { db in try DownloadRow.deleteAll(db, keys: lessonIDs) }

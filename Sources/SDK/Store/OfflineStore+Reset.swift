@@ -18,7 +18,8 @@ extension OfflineStore {
     }
 
     /// Replaces every cached entity with a base sync's `changes` and stores `cursor`, in one
-    /// transaction, keeping the outbox, dead letters and conflicts.
+    /// transaction, keeping the outbox, dead letters and conflicts, and marking every downloaded
+    /// file for a check of its media (``DownloadRecord/needsCheck``).
     ///
     /// Each pending write based on a version (queued, or in flight and not yet answered) is held
     /// against the new state of its resource: when the state it was based on is still the
@@ -44,6 +45,9 @@ extension OfflineStore {
             outcome.applied = try Self.write(changes, db, at: now, rebasing: false)
             outcome.changed = try Self.differences(db, from: before, pulled: changes)
             try Self.reconcilePendingWrites(db, at: now, resolve: resolve, into: &outcome)
+            // A lesson's media may have been replaced too: each downloaded file is checked against
+            // the server before it is served as current again (``Downloads``).
+            try db.execute(sql: "UPDATE downloads SET needs_check = 1 WHERE complete")
             try Self.storeCursor(db, cursor, finished: finished, at: now)
             return outcome
         }

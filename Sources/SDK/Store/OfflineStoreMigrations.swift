@@ -112,6 +112,13 @@ enum OfflineStoreMigrations {
             }
         }
         migrator.registerMigration("v5-queued-writes") { db in try moveOutboxToQueuedWrites(db) }
+        migrator.registerMigration("v6-download-checks") { db in
+            // A reset (the server's data replaced) marks every downloaded file for a check of its
+            // media against the server before it is served as current again.
+            try db.alter(table: "downloads") { t in
+                t.add(column: "needs_check", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 

@@ -63,12 +63,14 @@ import Testing
     func restoreWhileAWriteIsInFlight() async throws {
         try await EduGoTestServer.with { server in
             try await withTemporaryDirectory { directory in
-                // Given a device that synced, and a snapshot
+                // Given a device that synced, a snapshot, and 20 renames the device pulled after it
                 let tenant = try await server.seed(Reset.fixture).id
                 let teacher = try await Reset.signedIn(server, tenant, Reset.teacher)
                 let learner = try await Reset.device(server, tenant, directory)
                 #expect(await learner.engine.syncNow().pullError == nil)
                 let snapshot = try await server.snapshot(tenantID: tenant)
+                try await Reset.rename(1...20, prefix: "Deshecho", by: teacher)
+                #expect(await learner.engine.syncNow().pullError == nil)
 
                 // And a rename of its profile that the server commits but whose answer is lost
                 try await server.inject(.dropResponse, method: .patch, path: "/v1/users/me", times: 1, tenantID: tenant)
@@ -77,7 +79,7 @@ import Testing
                 #expect(lost.sent == 0)
                 #expect(try await Self.serverProfile(server, tenant, learner).firstName == "Enviada")
 
-                // When the snapshot is restored (the rename undone) and 30 courses are renamed
+                // When the snapshot is restored (the renames undone) and 30 other courses are renamed
                 try await server.restore(snapshot)
                 #expect(try await Self.serverProfile(server, tenant, learner).firstName != "Enviada")
                 try await Reset.rename(21...50, prefix: "Nuevo", by: teacher)
@@ -96,6 +98,7 @@ import Testing
                 // And its offline view is a fresh device's
                 let seen = try await Reset.view(learner)
                 #expect(seen == (try await Reset.freshView(server, tenant)))
+                #expect(!seen.values.contains { $0.hasPrefix("Deshecho") })
                 #expect(seen.values.filter { $0.hasPrefix("Nuevo") }.count == 30)
             }
         }
@@ -167,7 +170,8 @@ import Testing
 
                     // When the server is started once with --drop-demo-tenants and the demo seed (the
                     // tenant deleted and created again under its id, with the same row ids), and 3
-                    // other courses are renamed on the new tenant
+                    // other courses are renamed on the new tenant, three times each (more changes
+                    // than the device pulled from the old one)
                     await server.stop()
                     try await EduGoTestServer.with({
                         $0.storage = .directory(dataDirectory)
@@ -175,7 +179,9 @@ import Testing
                         $0.dropDemoTenants = true
                     }) { _ in }
                     try await server.restart()
-                    try await Self.renameDemoCourses(4..<7, prefix: "Nuevo", server: server)
+                    for round in 1...3 {
+                        try await Self.renameDemoCourses(4..<7, prefix: "Nuevo \(round)", server: server)
+                    }
 
                     // Then the student, signed in again (her session went with the old tenant) on
                     // the same device, resets to the new tenant's data

@@ -15,10 +15,15 @@ import Foundation
 package struct ChangeCursor: Sendable, Equatable {
     /// Where a base sync stands: the next entity kind to read and the last id read of it.
     package struct BasePosition: Sendable, Equatable {
-        package var entity: ChangeLog.Entity
+        /// The entity's name (``FeedEntity/name``).
+        package var entity: String
         package var after: String
 
-        package init(entity: ChangeLog.Entity, after: String) {
+        package init(entity: FeedEntity, after: String) {
+            self.init(entity: entity.name, after: after)
+        }
+
+        package init(entity: String, after: String) {
             self.entity = entity
             self.after = after
         }
@@ -58,7 +63,7 @@ package struct ChangeCursor: Sendable, Equatable {
             bytes.append(UInt8(utf8.count))
             bytes.append(contentsOf: utf8)
         }
-        if let base, let kind = ChangeLog.Entity.allCases.firstIndex(of: base.entity) {
+        if let base, let kind = FeedEntity.all.firstIndex(where: { $0.name == base.entity }) {
             let after = Array(base.after.utf8.prefix(Int(UInt16.max)))
             bytes.append(1)
             bytes.append(UInt8(kind))
@@ -87,11 +92,11 @@ package struct ChangeCursor: Sendable, Equatable {
         case 0:
             break
         case 1:
-            guard let kind = reader.byte(), Int(kind) < ChangeLog.Entity.allCases.count, let high = reader.byte(),
+            guard let kind = reader.byte(), Int(kind) < FeedEntity.all.count, let high = reader.byte(),
                 let low = reader.byte(), let utf8 = reader.take(Int(high) << 8 | Int(low)),
                 let after = String(validating: utf8, as: UTF8.self)
             else { return nil }
-            base = BasePosition(entity: ChangeLog.Entity.allCases[Int(kind)], after: after)
+            base = BasePosition(entity: FeedEntity.all[Int(kind)].name, after: after)
         default:
             return nil
         }

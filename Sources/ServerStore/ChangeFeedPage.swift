@@ -1,24 +1,22 @@
 /// One entry of the change feed: an entity's current state, or a tombstone for one the caller can
 /// no longer see.
-package enum FeedChange: Sendable {
-    case course(CourseWithLessonCount)
-    case lesson(LessonRecord)
-    case enrollment(EnrollmentRecord)
-    case progress(ProgressRecord)
-    case profile(UserRecord)
-    case deleted(ChangeLog.Entity, id: String, courseID: String?)
+package struct FeedChange: Sendable {
+    /// The entity's name (``FeedEntity/name``).
+    package var entity: String
+    package var id: String
+    package var courseID: String?
+    /// Its current state as its descriptor read it; `nil` for a tombstone.
+    package var state: (any Sendable)?
+
+    package init(entity: String, id: String, courseID: String?, state: (any Sendable)?) {
+        self.entity = entity
+        self.id = id
+        self.courseID = courseID
+        self.state = state
+    }
 
     /// The entity and id the change is about.
-    package var key: (entity: ChangeLog.Entity, id: String) {
-        switch self {
-        case .course(let course): (.course, course.course.id)
-        case .lesson(let lesson): (.lesson, lesson.id)
-        case .enrollment(let enrollment): (.enrollment, enrollment.courseId)
-        case .progress(let progress): (.progress, progress.lessonId)
-        case .profile(let user): (.profile, user.id)
-        case .deleted(let entity, let id, _): (entity, id)
-        }
-    }
+    package var key: (entity: String, id: String) { (entity, id) }
 }
 
 /// One page of the change feed.

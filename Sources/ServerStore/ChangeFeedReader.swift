@@ -8,11 +8,20 @@ import GRDB
 /// its course is visible to the caller.
 package struct ChangeFeedReader {
     package let db: Database
-    package let identity: Identity
+    package let userID: String
+    package let role: UserRecord.Role
+    /// The entities the feed carries, in base-sync order.
+    package let entities: [FeedEntity]
 
-    package init(db: Database, identity: Identity) {
+    package init(db: Database, identity: Identity, entities: [FeedEntity] = FeedEntity.all) {
+        self.init(db: db, userID: identity.userID, role: identity.role, entities: entities)
+    }
+
+    package init(db: Database, userID: String, role: UserRecord.Role, entities: [FeedEntity] = FeedEntity.all) {
         self.db = db
-        self.identity = identity
+        self.userID = userID
+        self.role = role
+        self.entities = entities
     }
 
     package typealias Mint = (_ seq: Int64, _ base: ChangeCursor.BasePosition?) -> ChangeCursor
@@ -28,18 +37,20 @@ package struct ChangeFeedReader {
     package func deltaPage(after seq: Int64, head: Int64, limit: Int, mint: Mint) throws -> ChangeFeedPage {
         guard seq <= head else { throw StoreError.cursorExpired(.retention) }
         let end = min(head, seq + Self.window)
-        let statement = Self.deltaStatement(after: seq, through: end, audience: ChangeAudience(identity), limit: limit + 1)
+        let audience = ChangeAudience(userID: userID, isAdmin: role == .admin, entities: entities)
+        let statement = Self.deltaStatement(after: seq, through: end, audience: audience, limit: limit + 1)
         let rows = try Row.fetchAll(db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
         let hasMore = rows.count > limit
         let taken = rows.prefix(limit)
-        var keys: [(entity: ChangeLog.Entity, id: String, courseID: String?)] = []
+        var keys: [(entity: FeedEntity, id: String, courseID: String?)] = []
         for row in taken {
-            guard let entity = ChangeLog.Entity(rawValue: row["entity"]) else { continue }
+            guard let entity = FeedEntity.named(row["entity"], in: entities) else { continue }
             keys.append((entity, row["entity_id"], row["course_id"]))
         }
         let current = try currentStates(of: keys)
         let changes = keys.map { key in
-            current[Key(key.entity, key.id)] ?? .deleted(key.entity, id: key.id, courseID: key.courseID)
+            current[Key(key.entity.name, key.id)]
+                ?? FeedChange(entity: key.entity.name, id: key.id, courseID: key.courseID, state: nil)
         }
         let next: Int64 = hasMore ? (taken.last?["last"] ?? seq) : end
         return ChangeFeedPage(changes: changes, cursor: mint(next, nil), hasMore: hasMore || end < head)
@@ -67,15 +78,15 @@ package struct ChangeFeedReader {
     package func basePage(
         from position: ChangeCursor.BasePosition?, snapshot: Int64, head: Int64, limit: Int, mint: Mint
     ) throws -> ChangeFeedPage {
-        let kinds = ChangeLog.Entity.allCases
-        var index = position.flatMap { kinds.firstIndex(of: $0.entity) } ?? 0
+        let kinds = entities
+        var index = position.flatMap { base in kinds.firstIndex { $0.name == base.entity } } ?? 0
         var after = position?.after ?? ""
         var changes: [FeedChange] = []
         while index < kinds.count {
             let remaining = limit - changes.count
             guard remaining > 0 else {
                 return ChangeFeedPage(
-                    changes: changes, cursor: mint(snapshot, .init(entity: kinds[index], after: after)), hasMore: true,
+                    changes: changes, cursor: mint(snapshot, .init(entity: kinds[index].name, after: after)), hasMore: true,
                     baseContinues: true)
             }
             let batch = try baseRows(kinds[index], after: after, limit: remaining + 1)
@@ -83,7 +94,7 @@ package struct ChangeFeedReader {
                 changes += batch.prefix(remaining)
                 let last = changes.last?.key.id ?? after
                 return ChangeFeedPage(
-                    changes: changes, cursor: mint(snapshot, .init(entity: kinds[index], after: last)), hasMore: true,
+                    changes: changes, cursor: mint(snapshot, .init(entity: kinds[index].name, after: last)), hasMore: true,
                     baseContinues: true)
             }
             changes += batch
@@ -96,89 +107,63 @@ package struct ChangeFeedReader {
     // MARK: Reading current state
 
     private struct Key: Hashable {
-        package var entity: ChangeLog.Entity
-        package var id: String
-        package init(_ entity: ChangeLog.Entity, _ id: String) {
+        var entity: String
+        var id: String
+        init(_ entity: String, _ id: String) {
             self.entity = entity
             self.id = id
         }
     }
 
-    /// The courses the caller sees, as a subquery of their ids, with its arguments.
-    private var visibleCourseIDs: (sql: String, arguments: StatementArguments) {
-        let (conditions, arguments) = CourseAccess.visibleSQL(identity)
-        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return ("SELECT id FROM courses\(filter)", arguments)
-    }
-
     /// The current representation of each entity the caller may still see, by entity and id.
-    private func currentStates(of keys: [(entity: ChangeLog.Entity, id: String, courseID: String?)]) throws -> [Key: FeedChange] {
-        var ids: [ChangeLog.Entity: [String]] = [:]
-        for key in keys { ids[key.entity, default: []].append(key.id) }
+    private func currentStates(of keys: [(entity: FeedEntity, id: String, courseID: String?)]) throws -> [Key: FeedChange] {
+        var ids: [String: (entity: FeedEntity, ids: [String])] = [:]
+        for key in keys { ids[key.entity.name, default: (key.entity, [])].ids.append(key.id) }
         var states: [Key: FeedChange] = [:]
-        for (entity, entityIDs) in ids {
-            for change in try rows(entity, ids: entityIDs) { states[Key(change.key.entity, change.key.id)] = change }
+        for (entity, entityIDs) in ids.values {
+            for change in try rows(entity, ids: entityIDs) { states[Key(change.entity, change.id)] = change }
         }
         return states
     }
 
     /// The visible entities of a kind among `ids`.
-    private func rows(_ entity: ChangeLog.Entity, ids: [String]) throws -> [FeedChange] {
+    private func rows(_ entity: FeedEntity, ids: [String]) throws -> [FeedChange] {
         let marks = databaseQuestionMarks(count: ids.count)
         return try read(entity, where: "IN (\(marks))", arguments: StatementArguments(ids), limit: nil)
     }
 
     /// The visible entities of a kind whose key sorts after `after`, in key order.
-    private func baseRows(_ entity: ChangeLog.Entity, after: String, limit: Int) throws -> [FeedChange] {
+    private func baseRows(_ entity: FeedEntity, after: String, limit: Int) throws -> [FeedChange] {
         try read(entity, where: "> ?", arguments: [after], limit: limit)
     }
 
-    /// The visible entities of a kind whose key matches `keyCondition`, in key order.
+    /// The entities of a kind the caller sees whose key matches `keyCondition`, in key order: a
+    /// course it may see, a row of a course it may see, and of an owner's rows only its own.
     private func read(
-        _ entity: ChangeLog.Entity, where keyCondition: String, arguments: StatementArguments, limit: Int?
+        _ entity: FeedEntity, where keyCondition: String, arguments: StatementArguments, limit: Int?
     ) throws -> [FeedChange] {
-        let visible = visibleCourseIDs
-        let limitSQL = limit.map { " LIMIT \($0)" } ?? ""
-        switch entity {
+        let (visible, visibleArguments) = CourseAccess.visibleSQL(role: role, userID: userID)
+        var conditions = ["\(entity.idColumn) \(keyCondition)"]
+        var all = arguments
+        switch entity.placement {
         case .course:
-            let (conditions, visibleArguments) = CourseAccess.visibleSQL(identity)
-            let filter = (conditions + ["id \(keyCondition)"]).joined(separator: " AND ")
-            let courses = try CourseRecord.fetchAll(
-                db, sql: "SELECT * FROM courses WHERE \(filter) ORDER BY id\(limitSQL)", arguments: visibleArguments + arguments)
-            let counts = try TenantStore.lessonCounts(db, courseIDs: courses.map(\.id))
-            return courses.map { .course(CourseWithLessonCount($0, lessonCount: counts[$0.id] ?? 0)) }
-        case .lesson:
-            return try LessonRecord.fetchAll(
-                db,
-                sql: "SELECT * FROM lessons WHERE id \(keyCondition) AND course_id IN (\(visible.sql)) ORDER BY id\(limitSQL)",
-                arguments: arguments + visible.arguments
-            ).map { .lesson($0) }
-        case .enrollment:
-            return try ownRows(EnrollmentRecord.self, of: "enrollments", key: "course_id", keyCondition, arguments, limitSQL)
-                .map { .enrollment($0) }
-        case .progress:
-            return try ownRows(ProgressRecord.self, of: "progress", key: "lesson_id", keyCondition, arguments, limitSQL)
-                .map { .progress($0) }
-        case .profile:
-            return try UserRecord.fetchAll(
-                db, sql: "SELECT * FROM users WHERE id = ? AND id \(keyCondition)", arguments: [identity.userID] + arguments
-            ).map { .profile($0) }
+            conditions += visible
+            all += visibleArguments
+        case .inCourse(let column):
+            let filter = visible.isEmpty ? "" : " WHERE " + visible.joined(separator: " AND ")
+            conditions.append("\(column) IN (SELECT id FROM courses\(filter))")
+            all += visibleArguments
+        case .outsideCourses:
+            break
         }
-    }
-
-    /// The caller's own rows of `table` in courses it may see, whose `key` matches `keyCondition`,
-    /// in key order.
-    private func ownRows<Record: FetchableRecord>(
-        _ type: Record.Type, of table: String, key: String, _ keyCondition: String, _ arguments: StatementArguments,
-        _ limitSQL: String
-    ) throws -> [Record] {
-        let visible = visibleCourseIDs
-        return try Record.fetchAll(
-            db,
-            sql: """
-                SELECT * FROM \(table) WHERE user_id = ? AND \(key) \(keyCondition) AND course_id IN (\(visible.sql))
-                ORDER BY \(key)\(limitSQL)
-                """,
-            arguments: [identity.userID] + arguments + visible.arguments)
+        if let owner = entity.ownerColumn {
+            conditions.append("\(owner) = ?")
+            all += [userID]
+        }
+        let limitSQL = limit.map { " LIMIT \($0)" } ?? ""
+        let sql = "SELECT * FROM \(entity.table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(entity.idColumn)\(limitSQL)"
+        return try entity.fetch(db, sql, all).map {
+            FeedChange(entity: entity.name, id: $0.id, courseID: $0.courseID, state: $0.state)
+        }
     }
 }

@@ -127,12 +127,16 @@ package enum TenantMigrations {
         migrator.registerMigration("v8-search-prefixes", migrate: SearchIndexMigration.addCoursePrefixes)
         migrator.registerMigration("v9-search-merging", migrate: SearchIndexMigration.mergeSooner)
         migrator.registerMigration("v10-progress-order", migrate: ListIndexesMigration.addProgressIndex)
-        migrator.registerMigration("v11-draft-reassignment-audience", migrate: ChangeLog.migrateDraftReassignment)
+        // Replaced the course's triggers; `v14-feed-entities` installs them now (``ChangeLog/migrate(_:)``).
+        migrator.registerMigration("v11-draft-reassignment-audience") { _ in }
         // The password a seed published, beside its hash: an account reset to it is still found.
         migrator.registerMigration("v12-published-passwords") { db in
             try db.alter(table: "published_credentials") { t in t.add(column: "password", .text) }
         }
         migrator.registerMigration("v13-timeline", migrate: ChangeTimeline.migrate)
+        // The change log's triggers, generated from the synced entities' descriptors. A synced
+        // resource added later creates its table and calls `FeedTriggers.migrate` in its own migration.
+        migrator.registerMigration("v14-feed-entities") { db in try FeedTriggers.migrate(db) }
         return migrator
     }
 }

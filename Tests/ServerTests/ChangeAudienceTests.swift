@@ -15,7 +15,7 @@ import Testing
         try queue.write { db in
             try db.execute(sql: "CREATE TABLE changes (seq INTEGER PRIMARY KEY, entity TEXT, user_id TEXT, draft_of TEXT)")
             var seq: Int64 = 0
-            for entity in ChangeLog.Entity.allCases.map(\.rawValue) + ["unknown"] {
+            for entity in FeedEntity.all.map(\.name) + ["unknown"] {
                 for owner in [nil, "me", "other"] as [String?] {
                     for draft in [nil, "me", "other"] as [String?] {
                         seq += 1

@@ -3,35 +3,24 @@ import Foundation
 
 /// One entry of the change feed: an entity's current representation (the same as its `GET`),
 /// or a tombstone for one the caller can no longer see.
-enum SyncChange: Sendable, Encodable {
-    case course(CourseResponse)
-    case lesson(LessonResponse)
-    case enrollment(EnrollmentResponse)
-    case progress(LessonProgressResponse, courseID: String)
-    case profile(UserResponse)
-    case deleted(ChangeLog.Entity, id: String, courseID: String?)
+struct SyncChange: Sendable, Encodable {
+    var change: FeedChange
 
     /// The wire form of a change the store read.
     init(_ change: FeedChange) {
-        switch change {
-        case .course(let course): self = .course(CourseResponse(course))
-        case .lesson(let lesson): self = .lesson(LessonResponse(lesson))
-        case .enrollment(let enrollment): self = .enrollment(EnrollmentResponse(enrollment))
-        case .progress(let progress): self = .progress(LessonProgressResponse(progress), courseID: progress.courseId)
-        case .profile(let user): self = .profile(UserResponse(user))
-        case .deleted(let entity, let id, let courseID): self = .deleted(entity, id: id, courseID: courseID)
-        }
+        self.change = change
     }
 
-    /// The entity and id the change is about.
-    var key: (entity: ChangeLog.Entity, id: String) {
-        switch self {
-        case .course(let course): (.course, course.id)
-        case .lesson(let lesson): (.lesson, lesson.id)
-        case .enrollment(let enrollment): (.enrollment, enrollment.courseId)
-        case .progress(let progress, _): (.progress, progress.lessonId)
-        case .profile(let user): (.profile, user.id)
-        case .deleted(let entity, let id, _): (entity, id)
+    /// The wire representation of an entity's state as its descriptor read it (the same as its
+    /// `GET`): the one place a synced resource's record meets its response type.
+    static func representation(of state: any Sendable) -> (any Encodable & Sendable)? {
+        switch state {
+        case let course as CourseWithLessonCount: CourseResponse(course)
+        case let lesson as LessonRecord: LessonResponse(lesson)
+        case let enrollment as EnrollmentRecord: EnrollmentResponse(enrollment)
+        case let progress as ProgressRecord: LessonProgressResponse(progress)
+        case let user as UserRecord: UserResponse(user)
+        default: nil
         }
     }
 
@@ -41,32 +30,20 @@ enum SyncChange: Sendable, Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(key.entity.rawValue, forKey: .type)
-        try container.encode(key.id, forKey: .id)
-        switch self {
-        case .course(let course):
-            try container.encode("upsert", forKey: .op)
-            try container.encode(course.id, forKey: .courseId)
-            try container.encode(course, forKey: .data)
-        case .lesson(let lesson):
-            try container.encode("upsert", forKey: .op)
-            try container.encode(lesson.courseId, forKey: .courseId)
-            try container.encode(lesson, forKey: .data)
-        case .enrollment(let enrollment):
-            try container.encode("upsert", forKey: .op)
-            try container.encode(enrollment.courseId, forKey: .courseId)
-            try container.encode(enrollment, forKey: .data)
-        case .progress(let progress, let courseID):
-            try container.encode("upsert", forKey: .op)
-            try container.encode(courseID, forKey: .courseId)
-            try container.encode(progress, forKey: .data)
-        case .profile(let user):
-            try container.encode("upsert", forKey: .op)
-            try container.encode(user, forKey: .data)
-        case .deleted(_, _, let courseID):
+        try container.encode(change.entity, forKey: .type)
+        try container.encode(change.id, forKey: .id)
+        guard let state = change.state else {
             try container.encode("delete", forKey: .op)
-            try container.encodeIfPresent(courseID, forKey: .courseId)
+            try container.encodeIfPresent(change.courseID, forKey: .courseId)
+            return
         }
+        guard let data = Self.representation(of: state) else {
+            throw EncodingError.invalidValue(
+                state, .init(codingPath: encoder.codingPath, debugDescription: "\(change.entity) has no wire representation"))
+        }
+        try container.encode("upsert", forKey: .op)
+        try container.encodeIfPresent(change.courseID, forKey: .courseId)
+        try container.encode(data, forKey: .data)
     }
 }
 

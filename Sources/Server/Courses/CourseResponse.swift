@@ -85,3 +85,8 @@ struct CourseResponse: Encodable, Sendable, SnakeCaseKeyed, JSONWritable {
         json.endObject()
     }
 }
+
+extension CourseWithLessonCount: SyncRepresentable {
+    /// How the change feed carries a course.
+    var syncRepresentation: any Encodable & Sendable { CourseResponse(self) }
+}

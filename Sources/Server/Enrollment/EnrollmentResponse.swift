@@ -13,3 +13,8 @@ struct EnrollmentResponse: Encodable, Sendable {
         self.enrolledAt = record.enrolledAt
     }
 }
+
+extension EnrollmentRecord: SyncRepresentable {
+    /// How the change feed carries an enrollment.
+    var syncRepresentation: any Encodable & Sendable { EnrollmentResponse(self) }
+}

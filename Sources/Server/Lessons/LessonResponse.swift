@@ -90,3 +90,8 @@ struct LessonList: Encodable, Sendable, JSONWritable {
         json.endObject()
     }
 }
+
+extension LessonRecord: SyncRepresentable {
+    /// How the change feed carries a lesson.
+    var syncRepresentation: any Encodable & Sendable { LessonResponse(self) }
+}

@@ -58,3 +58,8 @@ struct CourseProgressResponse: Encodable, Sendable {
         return (Double(completed) / Double(total) * 10_000).rounded() / 100
     }
 }
+
+extension ProgressRecord: SyncRepresentable {
+    /// How the change feed carries a learner's progress in a lesson.
+    var syncRepresentation: any Encodable & Sendable { LessonProgressResponse(self) }
+}

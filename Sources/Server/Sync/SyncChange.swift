@@ -11,19 +11,6 @@ struct SyncChange: Sendable, Encodable {
         self.change = change
     }
 
-    /// The wire representation of an entity's state as its descriptor read it (the same as its
-    /// `GET`): the one place a synced resource's record meets its response type.
-    static func representation(of state: any Sendable) -> (any Encodable & Sendable)? {
-        switch state {
-        case let course as CourseWithLessonCount: CourseResponse(course)
-        case let lesson as LessonRecord: LessonResponse(lesson)
-        case let enrollment as EnrollmentRecord: EnrollmentResponse(enrollment)
-        case let progress as ProgressRecord: LessonProgressResponse(progress)
-        case let user as UserRecord: UserResponse(user)
-        default: nil
-        }
-    }
-
     enum CodingKeys: String, CodingKey {
         case type, op, id, courseId, data
     }
@@ -37,7 +24,7 @@ struct SyncChange: Sendable, Encodable {
             try container.encodeIfPresent(change.courseID, forKey: .courseId)
             return
         }
-        guard let data = Self.representation(of: state) else {
+        guard let data = (state as? any SyncRepresentable)?.syncRepresentation else {
             throw EncodingError.invalidValue(
                 state, .init(codingPath: encoder.codingPath, debugDescription: "\(change.entity) has no wire representation"))
         }

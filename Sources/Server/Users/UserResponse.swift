@@ -25,3 +25,8 @@ struct UserResponse: Codable, Sendable, Equatable {
         self.updatedAt = record.updatedAt
     }
 }
+
+extension UserRecord: SyncRepresentable {
+    /// How the change feed carries a user's own profile.
+    var syncRepresentation: any Encodable & Sendable { UserResponse(self) }
+}

@@ -81,22 +81,15 @@ package enum StoreError: Error, Sendable {
 
 /// A change based on a stale version: what it was based on, and the object as it is now.
 package struct VersionConflict: Sendable {
-    /// The object's current state, as the store holds it.
-    package enum Current: Sendable {
-        case course(CourseWithLessonCount)
-        case lesson(LessonRecord)
-        case user(UserRecord)
-        case progress(ProgressRecord)
-    }
-
     /// The version the change named, and where.
     package var base: VersionPrecondition
     /// The object's current version.
     package var currentVersion: Int
-    /// The object's current state, for the client to merge with.
-    package var current: Current
+    /// The object's current state as the store holds it (its record, as the change feed reads
+    /// it), for the client to merge with; the HTTP layer answers its representation.
+    package var current: any Sendable
 
-    package init(base: VersionPrecondition, currentVersion: Int, current: Current) {
+    package init(base: VersionPrecondition, currentVersion: Int, current: any Sendable) {
         self.base = base
         self.currentVersion = currentVersion
         self.current = current

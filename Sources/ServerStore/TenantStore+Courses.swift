@@ -116,7 +116,7 @@ extension TenantStore {
     ) async throws -> CourseWithLessonCount {
         try await database.writer.write { db in
             var course = try CourseAccess.fetchEditable(db, id: id, identity: identity)
-            try base.check(currentVersion: course.version, current: .course(Self.response(db, course)))
+            try base.check(currentVersion: course.version, current: Self.response(db, course))
             let before = course
             if let title = changes.title { course.title = title }
             if let description = changes.description { course.description = description }

@@ -82,7 +82,7 @@ extension TenantStore {
         try await database.writer.write { db -> LessonRecord in
             _ = try CourseAccess.fetchEditable(db, id: courseID, identity: identity)
             var lesson = try Self.fetchLesson(db, lessonID: lessonID, courseID: courseID)
-            try base.check(currentVersion: lesson.version, current: .lesson(lesson))
+            try base.check(currentVersion: lesson.version, current: lesson)
             let before = lesson
             if let title = changes.title { lesson.title = title }
             if let content = changes.content { lesson.content = content }

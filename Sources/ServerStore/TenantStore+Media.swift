@@ -28,7 +28,7 @@ extension TenantStore {
         try await database.writer.read { db in
             _ = try CourseAccess.fetchEditable(db, id: courseID, identity: identity)
             let lesson = try Self.fetchLesson(db, lessonID: lessonID, courseID: courseID)
-            try base.check(currentVersion: lesson.version, current: .lesson(lesson))
+            try base.check(currentVersion: lesson.version, current: lesson)
         }
     }
 
@@ -46,7 +46,7 @@ extension TenantStore {
             (lesson, previous) = try await database.writer.write { db -> (LessonRecord, String?) in
                 _ = try CourseAccess.fetchEditable(db, id: courseID, identity: identity)
                 var lesson = try Self.fetchLesson(db, lessonID: lessonID, courseID: courseID)
-                try base.check(currentVersion: lesson.version, current: .lesson(lesson))
+                try base.check(currentVersion: lesson.version, current: lesson)
                 let previous = lesson.mediaFile
                 lesson.mediaContentType = staged.type.rawValue
                 lesson.mediaSize = staged.size
@@ -85,7 +85,7 @@ extension TenantStore {
             _ = try CourseAccess.fetchEditable(db, id: courseID, identity: identity)
             var lesson = try Self.fetchLesson(db, lessonID: lessonID, courseID: courseID)
             guard let previous = lesson.mediaFile else { throw StoreError.notFound(.media) }
-            try base?.check(currentVersion: lesson.version, current: .lesson(lesson))
+            try base?.check(currentVersion: lesson.version, current: lesson)
             lesson.mediaContentType = nil
             lesson.mediaSize = nil
             lesson.mediaSHA256 = nil

@@ -78,7 +78,7 @@ extension TenantStore {
             guard let base else {
                 throw StoreError.preconditionRequired
             }
-            try base.check(currentVersion: record.version, current: .progress(record))
+            try base.check(currentVersion: record.version, current: record)
             let before = record
             if let completed = report.completed {
                 if completed && !record.completed { record.completedAt = now }

@@ -133,7 +133,7 @@ extension TenantStore {
                 if user.id != identity.userID, try !AdminGuard.isAdmin(db, userID: identity.userID) {
                     throw StoreError.forbidden(.changeOthersProfile)
                 }
-                try base.check(currentVersion: user.version, current: .user(user))
+                try base.check(currentVersion: user.version, current: user)
                 let before = user
                 if let firstName = changes.firstName { user.firstName = firstName }
                 if let lastName = changes.lastName { user.lastName = lastName }

@@ -17,7 +17,7 @@ package struct VersionPrecondition: Sendable {
     }
 
     /// Throws ``StoreError/versionConflict(_:)`` when the object has moved on from the base version.
-    package func check(currentVersion: Int, current: @autoclosure () throws -> VersionConflict.Current) throws {
+    package func check(currentVersion: Int, current: @autoclosure () throws -> any Sendable) throws {
         guard let version, version != currentVersion, !alternatives.contains(currentVersion) else { return }
         throw StoreError.versionConflict(VersionConflict(base: self, currentVersion: currentVersion, current: try current()))
     }

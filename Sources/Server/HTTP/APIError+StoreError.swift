@@ -79,17 +79,9 @@ extension APIError {
     /// `412` when the stale version came in `If-Match`, else `409`; both carry the current
     /// version and representation.
     private static func versionConflict(_ conflict: VersionConflict) -> APIError {
-        let current: JSONValue
-        do {
-            switch conflict.current {
-            case .course(let course): current = try JSONValue.encoding(CourseResponse(course))
-            case .lesson(let lesson): current = try JSONValue.encoding(LessonResponse(lesson))
-            case .user(let user): current = try JSONValue.encoding(UserResponse(user))
-            case .progress(let progress): current = try JSONValue.encoding(LessonProgressResponse(progress))
-            }
-        } catch {
-            return .internalError
-        }
+        guard let representable = conflict.current as? any SyncRepresentable,
+            let current = try? JSONValue.encoding(representable.syncRepresentation)
+        else { return .internalError }
         let currentVersion = conflict.currentVersion
         switch conflict.base.source {
         case .ifMatch:

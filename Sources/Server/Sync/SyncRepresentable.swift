@@ -1,6 +1,7 @@
-/// A synced entity's state, as its ``EduGoServerStore/FeedEntity`` descriptor reads it, with how
-/// the change feed carries it: the same representation as its `GET`. A synced resource declares it
-/// once, beside its response type; a state without it fails to encode (`SyncChange`).
+/// A synced entity's state, as its ``EduGoServerStore/FeedEntity`` descriptor reads it, with its
+/// representation: the same as its `GET`, carried by the change feed (`SyncChange`) and by a
+/// version conflict's `current`. A synced resource declares it once, beside its response type; a
+/// state without it fails to encode.
 protocol SyncRepresentable: Sendable {
     /// The wire representation.
     var syncRepresentation: any Encodable & Sendable { get }

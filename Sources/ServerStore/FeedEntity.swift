@@ -41,8 +41,10 @@ package struct FeedEntity: Sendable {
     /// their changes still see whether the course was a draft.
     package var deletedBeforeCourse: Bool
     /// The columns whose update is a change; `nil` for every column.
-    package var changeColumns: [String]?
+    package var changeColumns: [String]? = nil
     /// Reads the rows a statement selects (`SELECT * FROM` ``table``) as the feed's entries.
+    /// (Its memberwise initializer, internal, is how a descriptor is made: in this target, or in
+    /// a test with `@testable import`.)
     package var fetch: Fetch
 
     /// Runs `sql` with `arguments` and answers each row it selects as an entry of the feed.
@@ -53,27 +55,6 @@ package struct FeedEntity: Sendable {
         package var id: String
         package var courseID: String?
         package var state: any Sendable
-
-        package init(id: String, courseID: String?, state: any Sendable) {
-            self.id = id
-            self.courseID = courseID
-            self.state = state
-        }
-    }
-
-    package init(
-        name: String, table: String, idColumn: String, placement: Placement, audience: Audience,
-        followsCourseVisibility: Bool, deletedBeforeCourse: Bool, changeColumns: [String]? = nil, fetch: @escaping Fetch
-    ) {
-        self.name = name
-        self.table = table
-        self.idColumn = idColumn
-        self.placement = placement
-        self.audience = audience
-        self.followsCourseVisibility = followsCourseVisibility
-        self.deletedBeforeCourse = deletedBeforeCourse
-        self.changeColumns = changeColumns
-        self.fetch = fetch
     }
 
     /// The column naming a row's course, if it has one (a course's own id).

@@ -26,6 +26,18 @@ import Testing
         return OfflineFixture.object(try #require(pending.first?.body))
     }
 
+    /// A store whose lesson was at 10 s on version 1 when `watched` seconds were recorded and sent
+    /// once without an answer: the write waits, attempted, for its next try.
+    static func harnessWithUnansweredWrite(_ watched: Int) async throws -> OfflineHarness {
+        let harness = try await OfflineHarness()
+        try await harness.seedProgress(progress(10, version: 1))
+        try await harness.progress.record(courseID: course, lessonID: "l-1", watchedSeconds: watched)
+        harness.routes.on(.put, OfflineHarness.progressPath, .failure(.notConnectedToInternet))
+        _ = await harness.engine.syncNow()
+        try #require(try await harness.engine.outbox.pending().first?.attempts == 1)
+        return harness
+    }
+
     @Test("a write never sent, rebased on a pulled state that watched more, is sent with the larger watch time")
     func rebaseRaisesWatchTime() async throws {
         // Given a write of 300 s made on 10 s
@@ -77,12 +89,7 @@ import Testing
 
     @Test("a write recorded while a larger one waits after a failed attempt is raised to it, not only to the cached base")
     func recordRaisesOverAttemptedWrite() async throws {
-        let harness = try await OfflineHarness()
-        try await harness.seedProgress(Self.progress(10, version: 1))
-        try await harness.progress.record(courseID: Self.course, lessonID: "l-1", watchedSeconds: 900)
-        harness.routes.on(.put, OfflineHarness.progressPath, .failure(.notConnectedToInternet))
-        _ = await harness.engine.syncNow()
-        try #require(try await harness.engine.outbox.pending().first?.attempts == 1)
+        let harness = try await Self.harnessWithUnansweredWrite(900)
 
         try await harness.progress.record(courseID: Self.course, lessonID: "l-1", watchedSeconds: 300)
 
@@ -93,12 +100,7 @@ import Testing
     @Test("a write recorded after a pull brought more than a smaller write still waiting for its answer is raised to the pulled state")
     func recordRaisesOverPulledBaseDespiteStaleAttempt() async throws {
         // Given a write of 300 s made on 10 s, sent and unanswered (it will meet a newer version)
-        let harness = try await OfflineHarness()
-        try await harness.seedProgress(Self.progress(10, version: 1))
-        try await harness.progress.record(courseID: Self.course, lessonID: "l-1", watchedSeconds: 300)
-        harness.routes.on(.put, OfflineHarness.progressPath, .failure(.notConnectedToInternet))
-        _ = await harness.engine.syncNow()
-        try #require(try await harness.engine.outbox.pending().first?.attempts == 1)
+        let harness = try await Self.harnessWithUnansweredWrite(300)
 
         // and a pull bringing another device's 900 s on version 2 (the sent write keeps its body)
         harness.routes.on(.get, "/v1/sync/changes", Self.pulled(Self.progress(900, version: 2, completed: true), cursor: "c1"))

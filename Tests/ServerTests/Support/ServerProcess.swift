@@ -8,11 +8,18 @@ import FoundationNetworking
 /// Text a child process wrote, collected off its pipe.
 final class ProcessOutput: Sendable {
     private let text = Mutex("")
+    private let ended = Mutex(false)
 
     func append(_ data: Data) {
         let chunk = String(decoding: data, as: UTF8.self)
         text.withLock { $0 += chunk }
     }
+
+    /// Called when the writing end closed: everything it wrote was appended.
+    func end() { ended.withLock { $0 = true } }
+
+    /// Whether the writing end closed.
+    var hasEnded: Bool { ended.withLock { $0 } }
 
     var value: String { text.withLock { $0 } }
 
@@ -107,7 +114,12 @@ final class ServerProcess {
             process.waitUntilExit()
             return (nil, stdout.value + stderr.value)
         }
-        try await Task.sleep(for: .milliseconds(50))  // let the pipes drain
+        // Everything the process wrote, not what happened to arrive by now: a fixed wait for the
+        // pipes lost the end of the output on a loaded machine ("Err" of "Error: Refusing…").
+        let drained = ContinuousClock.now + timeout
+        while !(stdout.hasEnded && stderr.hasEnded), ContinuousClock.now < drained {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         return (process.terminationStatus, stdout.value + stderr.value)
     }
 
@@ -162,6 +174,7 @@ final class ServerProcess {
             let data = handle.availableData
             if data.isEmpty {
                 handle.readabilityHandler = nil
+                output.end()
             } else {
                 output.append(data)
             }

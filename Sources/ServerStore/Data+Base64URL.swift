@@ -11,6 +11,7 @@ extension ContiguousBytes {
     /// cost about a tenth of such a page.
     package func base64URLEncodedString() -> String {
         withUnsafeBytes { bytes in
+            // Invariant: 4 digits per whole group of 3 bytes, 2 or 3 for the rest: exactly (count * 4 + 2) / 3 written (Base64URLEncodingTests).
             String(unsafeUninitializedCapacity: (bytes.count * 4 + 2) / 3) { output in
                 var written = 0
                 func emit(_ value: UInt32) {

@@ -14,6 +14,7 @@ package enum RecordID {
     /// string's UTF-8 storage (every request id is one of these).
     package static func make<Generator: RandomNumberGenerator>(using generator: inout Generator) -> String {
         var bytes: (UInt64, UInt64) = (generator.next(), generator.next())
+        // Invariant: raw is the tuple's 16 bytes; 16 × 2 hex digits + 4 dashes fill the 36 bytes exactly (RecordIDTests).
         return withUnsafeMutableBytes(of: &bytes) { raw in
             raw[6] = (raw[6] & 0x0F) | 0x40
             raw[8] = (raw[8] & 0x3F) | 0x80

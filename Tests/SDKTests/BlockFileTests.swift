@@ -61,6 +61,51 @@ import Testing
     }
     #endif
 
+    #if os(Linux) && (arch(x86_64) || arch(arm64))
+    @Test("the staging buffer's edges: no bytes, exactly its capacity, one aligned block more than it, one byte")
+    func stagingBufferEdges() async throws {
+        try await withTemporaryDirectory { root in
+            // Given blocks of two alignments and one byte: the staging buffer holds two alignments (8,192 bytes)
+            let url = root.appendingPathComponent("lesson.part")
+            let alignment = BlockFile.directAlignment
+            let body = PartialFileWriterTests.bytes(2 * alignment + 3 * alignment + 1, seed: 19)
+            let file = try BlockFile(appendingTo: url, blockSize: 2 * alignment + 1)
+
+            // When nothing is appended, nothing is written and direct I/O stays on
+            try append(Data(), to: file)
+            #expect(file.usesDirectIO)
+            // And a block of exactly the staging buffer's size goes through it, directly
+            try append(body[0..<(2 * alignment)], to: file)
+            #expect(file.usesDirectIO)
+            // And an aligned block larger than the staging buffer goes through the page cache
+            try append(body[(2 * alignment)..<(5 * alignment)], to: file)
+            #expect(!file.usesDirectIO)
+            // And so does one last byte
+            try append(body[(5 * alignment)...], to: file)
+            try file.synchronize()
+            try file.close()
+
+            // Then the file is the body, byte for byte (every byte value, not text)
+            #expect(try Data(contentsOf: url) == body)
+        }
+    }
+    #endif
+
+    @Test("a new file's first write of any size near the alignment keeps every byte",
+          arguments: [0, 1, BlockFile.directAlignment - 1, BlockFile.directAlignment, BlockFile.directAlignment + 1])
+    func firstWriteOfAnySize(_ size: Int) async throws {
+        try await withTemporaryDirectory { root in
+            let url = root.appendingPathComponent("lesson.part")
+            let body = PartialFileWriterTests.bytes(size + BlockFile.directAlignment, seed: UInt64(23 + size))
+            let file = try BlockFile(appendingTo: url, blockSize: BlockFile.directAlignment)
+            try append(body.prefix(size), to: file)
+            try append(body.dropFirst(size), to: file)
+            try file.synchronize()
+            try file.close()
+            #expect(try Data(contentsOf: url) == body)
+        }
+    }
+
     private func append(_ bytes: Data, to file: BlockFile) throws {
         try bytes.withUnsafeBytes { try file.append($0) }
     }

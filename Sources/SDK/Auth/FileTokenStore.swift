@@ -61,6 +61,7 @@ public struct FileTokenStore: TokenStore {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
         defer { close(descriptor) }
+        // Invariant: write reads at most buffer.count bytes from the buffer's base, inside the closure.
         let written = data.withUnsafeBytes { buffer in
             buffer.baseAddress.map { write(descriptor, $0, buffer.count) } ?? 0
         }

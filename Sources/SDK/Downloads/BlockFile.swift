@@ -78,6 +78,7 @@ final class BlockFile {
         guard !bytes.isEmpty else { return }
         if direct, let staging, bytes.count <= staging.count, bytes.count % Self.directAlignment == 0,
             offset % Int64(Self.directAlignment) == 0 {
+            // Invariant: bytes.count <= staging.count (checked above), so the copy and the rebased slice stay inside it (BlockFileTests).
             staging.copyMemory(from: bytes)
             try writeAll(UnsafeRawBufferPointer(rebasing: staging[..<bytes.count]))
             return

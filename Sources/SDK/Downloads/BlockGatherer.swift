@@ -28,6 +28,7 @@ struct BlockGatherer {
         var start = data.startIndex
         while start < data.endIndex {
             let end = min(data.endIndex, start + (blockSize - block.count))
+            // Invariant: data.startIndex <= start < end <= data.endIndex, so the rebased range lies inside data's bytes.
             data.withUnsafeBytes { bytes in
                 let base = data.startIndex
                 block.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[(start - base)..<(end - base)]))

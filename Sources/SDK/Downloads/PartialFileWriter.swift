@@ -28,6 +28,7 @@ enum PartialFileWriter {
         do {
             let output = try BlockFile(appendingTo: file, blockSize: pipeline.blockSize)
             while let block = await handOff.next() {
+                // Invariant: BlockFile.append reads the block's bytes only while the closure runs.
                 try block.withUnsafeBytes { try output.append($0) }
                 // Its slot in `handOff` stays taken until the hasher recycles it.
                 await written.send(block)
@@ -68,6 +69,7 @@ enum PartialFileWriter {
             return nil
         }
         while let block = await written.next() {
+            // Invariant: the hasher reads the block's bytes only while the closure runs.
             block.withUnsafeBytes { hasher.update(bufferPointer: $0) }
             written.release()
             handOff.recycle(block)

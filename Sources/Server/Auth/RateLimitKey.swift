@@ -38,6 +38,7 @@ struct RateLimitKey: Hashable, Sendable {
         if let zone = text.firstIndex(of: "%") { text = String(text[..<zone]) }
         var bytes = in6_addr()
         guard text.contains(":"), inet_pton(AF_INET6, text, &bytes) == 1 else { return String(address.prefix(64)) }
+        // Invariant: copies exactly the 16 bytes of an in6_addr that inet_pton filled.
         let octets = withUnsafeBytes(of: bytes) { Array($0) }
         if octets[0..<10].allSatisfy({ $0 == 0 }), octets[10] == 0xFF, octets[11] == 0xFF {
             return octets[12..<16].map(String.init).joined(separator: ".")

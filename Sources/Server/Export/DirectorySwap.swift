@@ -49,6 +49,7 @@ enum DirectorySwap {
         // _GNU_SOURCE, which Swift's Glibc module does not see: look it up by name.
         typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return false }
+        // Invariant: renameat2's C signature in glibc (since 2.28) is exactly RenameAt2.
         let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
         let renameExchange: UInt32 = 1 << 1
         return renameat2(AT_FDCWD, first.path, AT_FDCWD, second.path, renameExchange) == 0

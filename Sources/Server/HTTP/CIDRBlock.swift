@@ -41,6 +41,7 @@ struct CIDRBlock: Sendable, Equatable {
     static func bytes(of text: String) -> [UInt8]? {
         var text = text.trimmingCharacters(in: .whitespaces)
         if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
+        // Invariant: each copy is exactly the 4 or 16 bytes of an address that inet_pton filled.
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: v4) { Array($0) } }
         var v6 = in6_addr()

@@ -34,6 +34,7 @@ struct JSONParser {
     /// Parses `data` as one JSON document.
     /// - Throws: ``Failure``.
     static func parse(_ data: Data, limits: Limits = .requestBody) throws -> JSONValue {
+        // Invariant: the parser lives only inside this closure and reads bytes[i] only for i < bytes.count (current, literal's guard).
         try data.withUnsafeBytes { bytes in
             var parser = JSONParser(bytes: bytes, limits: limits)
             let value = try parser.value(depth: 0)

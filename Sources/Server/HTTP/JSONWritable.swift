@@ -50,6 +50,7 @@ struct JSONBytes {
         separate()
         bytes.append(UInt8(ascii: "\""))
         var value = value
+        // Invariant: start <= index < utf8.count, so every rebased run lies inside the string's own UTF-8 (JSONBytesTests).
         value.withUTF8 { utf8 in
             var start = 0
             for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
@@ -126,6 +127,7 @@ struct JSONBytes {
         case 0x0D: bytes.append(UInt8(ascii: "r"))
         case 0x09: bytes.append(UInt8(ascii: "t"))
         default:
+            // Invariant: byte < 0x20 here, so both indices into the 16 digits are below 16.
             let digits: StaticString = "0123456789abcdef"
             bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
             bytes.append(digits.utf8Start[Int(byte >> 4)])

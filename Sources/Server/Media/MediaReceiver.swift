@@ -40,6 +40,7 @@ struct MediaReceiver: Sendable {
                                 throw APIError.mediaTypeMismatch(type)
                             }
                         }
+                        // Invariant: the hasher reads the chunk's readable bytes only while the closure runs.
                         chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
                         try await output.write(contentsOf: chunk)
                     }

@@ -70,6 +70,7 @@ final class OpenMediaFile: Sendable {
         try await NIOThreadPool.singleton.runIfActive { [descriptor] () throws -> ByteBuffer in
             var buffer = ByteBufferAllocator().buffer(capacity: count)
             var failure: CInt = 0
+            // Invariant: the buffer has at least count writable bytes, and pread writes at most count.
             let read = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { bytes in
                 while true {
                     let read = pread(descriptor, bytes.baseAddress, count, off_t(offset))

@@ -19,6 +19,7 @@ enum HostAddress {
         }
         var v6 = in6_addr()
         guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
+        // Invariant: copies exactly the 16 bytes of an in6_addr that inet_pton filled.
         let bytes = withUnsafeBytes(of: v6) { Array($0) }
         if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }
         let mapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF

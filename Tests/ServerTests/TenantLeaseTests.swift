@@ -10,8 +10,10 @@ import Testing
 /// under GRDB's `DatabaseQueue.read`) was a read of a closed in-memory database: the registry
 /// closed a tenant's database when the tenant was deleted or the server shut down, while a request
 /// still held it; GRDB then handed a null connection to `sqlite3_get_autocommit`, which reads the
-/// `autoCommit` byte at offset 0x65 of the connection. The first two tests crashed the test
-/// process that way before the fix.
+/// `autoCommit` byte at offset 0x65 of the connection. Seen red (2026-11-28): with the closes put
+/// back (`close()` on the tenant's writer in `deleteTenant` and in `close()`), `swift test --filter
+/// TenantLeaseTests` died with SIGSEGV, "Bad pointer dereference at 0x65" in libsqlite3 under
+/// `DatabaseQueue.read` (`SerializedDatabase.execute`), from `heldStoreOutlivesShutdown`'s read.
 @Suite(.timeLimit(.minutes(2))) struct TenantLeaseTests {
     @Test("a request holding an in-memory tenant's store still reads it after the tenant is deleted")
     func heldStoreOutlivesDeletion() async throws {

@@ -33,6 +33,13 @@ import Testing
         #expect(delays(backoff, retries: 1...8) == [1, 3, 9, 10, 10, 10, 10, 10].map { .seconds($0) })
     }
 
+    @Test("a retry number far past the cap answers the cap, never a Duration that overflows", arguments: [68, 200, 2_000, Int.max])
+    func exponentialFarPastTheCap(retry: Int) {
+        // The outbox's own backoff: a write the server never answers is retried for days.
+        #expect(OutboxDecision.backoff.delay(forRetry: retry) == .seconds(300))
+        #expect(Backoff.exponential(base: .seconds(1), multiplier: 10, maximum: .seconds(60)).delay(forRetry: retry) == .seconds(60))
+    }
+
     @Test("a retry number below 1 is treated as the first retry", arguments: [0, -3])
     func retryNumberFloor(retry: Int) {
         #expect(Backoff.linear(base: .seconds(1)).delay(forRetry: retry) == .seconds(1))

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How long to wait before the next attempt.
 public enum Backoff: Sendable, Equatable {
     /// No wait: retry at once.
@@ -20,10 +22,12 @@ public enum Backoff: Sendable, Equatable {
         case .linear(let base):
             return base * attempt
         case .exponential(let base, let multiplier, let maximum):
-            var factor = 1.0
-            for _ in 1..<attempt { factor *= multiplier }
-            let delay = base * factor
-            return delay > maximum ? maximum : delay
+            // In seconds, compared with the cap before a Duration is made of it: a write retried
+            // for days reaches retry numbers whose factor no Duration holds (2 s × 2^67 trapped
+            // the process), and a factor that overflows to infinity is past any cap.
+            let seconds = (base / .seconds(1)) * pow(multiplier, Double(attempt - 1))
+            guard seconds.isFinite, seconds < maximum / .seconds(1) else { return maximum }
+            return .seconds(max(0, seconds))
         }
     }
 }

@@ -49,6 +49,16 @@ extension SimulationRun {
         try await server.removeFaults(tenantID: classroom.tenantID)
         note(step, "quiescence: faults removed, every device drains and pulls")
         for number in devices.indices { await signInAgainIfSignedOut(number, step: step) }
+        // Slow answers went with the faults: each app reopens its store on a client that waits 30 s
+        // (with the run's 500 ms, a loaded machine could leave a last pull timed out).
+        for (number, device) in devices.enumerated() {
+            let client = makeClient(number, timeout: .seconds(30))
+            guard let session = try await client.resumeSession() else {
+                violation(step, "device \(number) reopened without its session")
+                continue
+            }
+            devices[number] = SimDevice(client: client, session: session, email: device.email, restoresAtSignIn: device.restoresAtSignIn)
+        }
         for (number, device) in devices.enumerated() {
             var drained = false
             for _ in 0..<30 where !drained {

@@ -160,6 +160,32 @@ import Testing
         #expect(confirmed.fetchedAt == harness.environment.now)
     }
 
+    @Test("a read fetched before the session opened is confirmed by a pull that reached the feed's end with nothing new")
+    func readConfirmedByAnEmptyPull() async throws {
+        // Given a profile an earlier run fetched an hour before this session
+        let harness = try await OfflineHarness()
+        let earlier = harness.environment.now.addingTimeInterval(-3600)
+        let json = OfflineFixture.data(OfflineFixture.user(firstName: "Ada", version: 1))
+        _ = try await harness.store.writer.write { db in
+            try LocalCache.apply(db, resource: .profile, operation: .update, json: json, at: earlier)
+            try OfflineStore.storeCursor(db, "c0", finished: true, at: earlier)
+        }
+        #expect(try #require(try await harness.profile.me()).isFromCache)
+
+        // When a sync's pull reaches the end of the feed without sending the profile again
+        harness.routes.on(.get, "/v1/sync/changes", .response(.json(200, [
+            "changes": [], "cursor": "c1", "has_more": false, "base_continues": false,
+        ])))
+        let report = await harness.engine.syncNow()
+        #expect(report.pullError == nil)
+
+        // Then the server confirmed it: not from the cache, still fetched an hour ago
+        let confirmed = try #require(try await harness.profile.me())
+        #expect(!confirmed.isFromCache)
+        #expect(confirmed.staleReason == nil)
+        #expect(confirmed.fetchedAt == earlier)
+    }
+
     // MARK: Enrollment
 
     @Test("enrolling shows at once; leaving before it was sent cancels it")

@@ -15,7 +15,8 @@ public struct Cached<Value: Sendable>: Sendable {
     public var staleReason: StaleReason?
     /// Whether the server has not confirmed the value since the session opened: nothing was
     /// fetched yet, it was fetched by an earlier run, or the last refresh failed
-    /// (``staleReason``). A successful refresh makes it `false`.
+    /// (``staleReason``). A successful refresh makes it `false`, and so does a pull that reached
+    /// the end of the change feed for everything the feed carries (it confirmed what it did not resend).
     public var isFromCache: Bool
 
     /// Wraps a value with what is known about its freshness. The repositories make these; build
@@ -38,10 +39,13 @@ public struct Cached<Value: Sendable>: Sendable {
     }
 
     /// This value as seen by a session opened at `openedAt`, marked with why it may be stale.
-    func marked(_ reason: StaleReason?, openedAt: Date) -> Cached {
+    /// `confirmedAt` is when the server last confirmed it without sending it again (a pull that
+    /// reached the end of the change feed), which counts like a fetch.
+    func marked(_ reason: StaleReason?, openedAt: Date, confirmedAt: Date? = nil) -> Cached {
         var copy = self
         copy.staleReason = reason
-        copy.isFromCache = reason != nil || (fetchedAt.map { $0 < openedAt } ?? true)
+        let lastSeen = [fetchedAt, confirmedAt].compactMap { $0 }.max()
+        copy.isFromCache = reason != nil || (lastSeen.map { $0 < openedAt } ?? true)
         return copy
     }
 

@@ -49,6 +49,9 @@ public actor SyncEngine {
     private let appliedChanges = Broadcaster<[RemoteChange]>()
     /// Why each job's last refresh failed, until one succeeds.
     private var staleReasons: [RefreshJob: StaleReason] = [:]
+    /// When a pull of this session last reached the end of the feed: everything the feed carries
+    /// was the server's then, even what it did not send again.
+    private var feedConfirmedAt: Date?
 
     /// Made by ``EduGoClient`` for each session; not public API (`@_spi(EduGoInternals)`, for the benchmarks).
     @_spi(EduGoInternals) public init(
@@ -75,7 +78,7 @@ public actor SyncEngine {
     /// `value` marked with why `job`'s last refresh failed, if it did, and whether the server
     /// confirmed it since the session opened.
     func marked<Value>(_ value: Cached<Value>, for job: RefreshJob) -> Cached<Value> {
-        value.marked(staleReason(for: job), openedAt: openedAt)
+        value.marked(staleReason(for: job), openedAt: openedAt, confirmedAt: job.isInChangeFeed ? feedConfirmedAt : nil)
     }
 
     // MARK: Status
@@ -336,6 +339,7 @@ public actor SyncEngine {
             if let reset { status.lastReset = reset }
         }
         staleReasons = staleReasons.filter { !$0.key.isInChangeFeed }
+        feedConfirmedAt = finishedAt
         if reset != nil { await refreshStatus() }
     }
 

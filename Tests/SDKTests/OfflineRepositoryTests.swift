@@ -136,11 +136,7 @@ import Testing
     func observationIsFromCacheUntilConfirmed() async throws {
         // Given a profile an earlier run fetched an hour before this session
         let harness = try await OfflineHarness()
-        let earlier = harness.environment.now.addingTimeInterval(-3600)
-        let json = OfflineFixture.data(OfflineFixture.user(firstName: "Ada", version: 1))
-        _ = try await harness.store.writer.write { db in
-            try LocalCache.apply(db, resource: .profile, operation: .update, json: json, at: earlier)
-        }
+        let earlier = try await profileFetchedAnHourAgo(harness)
         var values = harness.profile.observe().makeAsyncIterator()
         let cached = try #require(try await values.next() ?? nil)
         #expect(cached.isFromCache)
@@ -164,12 +160,7 @@ import Testing
     func readConfirmedByAnEmptyPull() async throws {
         // Given a profile an earlier run fetched an hour before this session
         let harness = try await OfflineHarness()
-        let earlier = harness.environment.now.addingTimeInterval(-3600)
-        let json = OfflineFixture.data(OfflineFixture.user(firstName: "Ada", version: 1))
-        _ = try await harness.store.writer.write { db in
-            try LocalCache.apply(db, resource: .profile, operation: .update, json: json, at: earlier)
-            try OfflineStore.storeCursor(db, "c0", finished: true, at: earlier)
-        }
+        let earlier = try await profileFetchedAnHourAgo(harness)
         #expect(try #require(try await harness.profile.me()).isFromCache)
 
         // When a sync's pull reaches the end of the feed without sending the profile again
@@ -242,5 +233,17 @@ import Testing
         #expect(refreshed.value.map(\.id) == ["course-1"])
         #expect(!refreshed.isFromCache)
         #expect(try await harness.courses.search("algebra").value.map(\.id) == ["course-1"])
+    }
+
+    /// Stores version 1 of Ada's profile and a finished pull's cursor as an earlier run left them,
+    /// an hour before this session; returns that moment.
+    private func profileFetchedAnHourAgo(_ harness: OfflineHarness) async throws -> Date {
+        let earlier = harness.environment.now.addingTimeInterval(-3600)
+        let json = OfflineFixture.data(OfflineFixture.user(firstName: "Ada", version: 1))
+        _ = try await harness.store.writer.write { db in
+            try LocalCache.apply(db, resource: .profile, operation: .update, json: json, at: earlier)
+            try OfflineStore.storeCursor(db, "c0", finished: true, at: earlier)
+        }
+        return earlier
     }
 }

@@ -57,8 +57,8 @@ package struct ChangeCursor: Sendable, Equatable {
     package var payload: Data {
         var bytes = Data([Self.format])
         bytes.append(contentsOf: Self.hexBytes(timeline) ?? [UInt8](repeating: 0, count: 16))
-        // Invariant: copies exactly the sequence's 8 bytes, big-endian.
-        withUnsafeBytes(of: UInt64(bitPattern: seq).bigEndian) { bytes.append(contentsOf: $0) }
+        let sequence = UInt64(bitPattern: seq)
+        bytes.append(contentsOf: stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: sequence >> $0) })
         for text in [tenant, user, role] {
             let utf8 = Array(text.utf8.prefix(255))
             bytes.append(UInt8(utf8.count))

@@ -61,8 +61,7 @@ struct CursorSeal: Sendable {
         var counter: UInt32 = 0
         while output.count < bytes.count {
             var block = Data(tag)
-            // Invariant: copies exactly the counter's 4 bytes, big-endian.
-            withUnsafeBytes(of: counter.bigEndian) { block.append(contentsOf: $0) }
+            block.append(contentsOf: stride(from: 24, through: 0, by: -8).map { UInt8(truncatingIfNeeded: counter >> $0) })
             let stream = HMAC<SHA256>.authenticationCode(for: block, using: encryptionKey)
             for byte in stream where output.count < bytes.count {
                 output.append(bytes[output.count] ^ byte)

@@ -32,6 +32,18 @@ import Testing
         #expect(try await FileTokenStore(directory: directory).load(Fixture.tokenKey) == tokens)
     }
 
+    @Test("tokens of empty, one-character, non-ASCII and 64 KiB strings are written whole and load back unchanged", arguments: [
+        "", "x", "jwt.日本語.🎓", String(repeating: "a", count: 64 * 1024),
+    ])
+    func edgeTokens(_ token: String) async throws {
+        // The write(2) that stores them copies exactly the encoded bytes out of a buffer (issue #46, item 4).
+        let edge = SessionTokens(
+            accessToken: token, refreshToken: token, accessTokenExpiresAt: tokens.accessTokenExpiresAt, userID: "user-1", tenantID: "demo")
+        try await store.save(edge, for: Fixture.tokenKey)
+        #expect(try await FileTokenStore(directory: directory).load(Fixture.tokenKey) == edge)
+        #expect(try files().count == 1)
+    }
+
     @Test("the token file is readable only by its owner (0600) in a private directory (0700)")
     func permissions() async throws {
         try await store.save(tokens, for: Fixture.tokenKey)

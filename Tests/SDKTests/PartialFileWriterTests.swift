@@ -27,6 +27,33 @@ import Testing
         }
     }
 
+    @Test("bodies at a block's edges: empty, one byte, one block, one block plus one, and empty chunks among them", arguments: [
+        [0], [1], [4096], [4097], [0, 4096, 0, 1], [4095, 1], [2048, 2048, 0],
+    ])
+    func blockEdges(_ sizes: [Int]) async throws {
+        // BlockGatherer copies each chunk into its block through a rebased buffer (issue #46, item 4).
+        try await withTemporaryDirectory { root in
+            let file = root.appendingPathComponent("lesson.part")
+            let body = Self.bytes(sizes.reduce(0, +), seed: 11)
+            let (digest, written) = try await write(Self.split(body, sizes: sizes), to: file)
+            #expect(written == Int64(body.count))
+            #expect(try Data(contentsOf: file) == body)
+            #expect(digest == (try Downloads.sha256(of: file)))
+        }
+    }
+
+    @Test("a chunk that is a slice of a larger buffer (its indices not starting at zero) is copied from its own bytes")
+    func slicedChunks() async throws {
+        try await withTemporaryDirectory { root in
+            let file = root.appendingPathComponent("lesson.part")
+            let whole = Self.bytes(10_000, seed: 13)
+            let chunks = [whole[100..<4196], whole[4196..<4197], whole[4197..<9999]]
+            let (_, written) = try await write(chunks, to: file)
+            #expect(written == 9_899)
+            #expect(try Data(contentsOf: file) == whole[100..<9999])
+        }
+    }
+
     @Test("a resume hashes the partial file's bytes from disk, then the new ones: the digest is the whole file's")
     func resumeHashesThePartialFileFirst() async throws {
         try await withTemporaryDirectory { root in

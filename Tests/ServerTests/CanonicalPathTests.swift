@@ -81,4 +81,14 @@ import Testing
             #expect(!RequestPath.isCanonical(path), "\(path)")
         }
     }
+
+    @Test("a segment's edges: one byte, a percent sign at its end or one digit short, three dots, non-ASCII")
+    func segmentEdges() {
+        for path in ["/a", "/%", "/a%", "/a%2", "/%2", "/%2G", "/.../", "/.a", "/a.", "/..a", "/日本語/🎓", "/Matemáticas/", "/%E2%82%AC"] {
+            #expect(RequestPath.isCanonical(path), "\(path)")
+        }
+        for path in ["/.", "/..", "/../", "/a/.", "/a/..", "/%2F", "/a%2f", "/%5c", "/日本語//🎓", "/🎓/./x", "/a%2F%"] {
+            #expect(!RequestPath.isCanonical(path), "\(path)")
+        }
+    }
 }

@@ -26,6 +26,23 @@ import Testing
         #expect(throws: JSONParser.Failure.malformed) { try JSONParser.parse(Data([0x22, 0xFF, 0x22])) }
     }
 
+    @Test("reads stop at the buffer's end: one-byte documents, a literal, escape, \\u or number cut at the last byte, non-ASCII, a slice")
+    func bufferEdges() throws {
+        #expect(try JSONParser.parse(Data("1".utf8)) == .integer(1))
+        #expect(try JSONParser.parse(Data(" 0\n".utf8)) == .integer(0))
+        #expect(try JSONParser.parse(Data(#""日本語 🎓""#.utf8)) == .string("日本語 🎓"))
+        #expect(try JSONParser.parse(Data(#"{"Matemáticas":"ü"}"#.utf8)) == .object(["Matemáticas": .string("ü")]))
+        for cut in [" ", "[", "{", "\"", "t", "nul", "fals", #""\"#, #""\u12"#, #""\ud83d\ude0"#, #""abc"#, "1e", "1e+", "-0."] {
+            #expect(throws: JSONParser.Failure.malformed, "\(cut)") { try JSONParser.parse(Data(cut.utf8)) }
+        }
+        // A multi-byte character cut at the buffer's end, and one cut before the closing quote.
+        #expect(throws: JSONParser.Failure.malformed) { try JSONParser.parse(Data([0x22, 0xE6, 0x97])) }
+        #expect(throws: JSONParser.Failure.malformed) { try JSONParser.parse(Data([0x22, 0xE6, 0x97, 0x22])) }
+        // A slice of a larger buffer is read from its own start to its own end only.
+        let whole = Data(#"xx[1,"é"]yy"#.utf8)
+        #expect(try JSONParser.parse(whole.dropFirst(2).dropLast(2)) == .array([.integer(1), .string("é")]))
+    }
+
     @Test("nesting past the depth bound and values past the element bound are refused")
     func boundsAreEnforced() throws {
         let limits = JSONParser.Limits(depth: 3, elements: 5)

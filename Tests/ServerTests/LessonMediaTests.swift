@@ -55,6 +55,24 @@ struct LessonMediaTests {
         }
     }
 
+    @Test("files of exactly the signature's 8 bytes, 9 bytes and 64 KiB + 1 are hashed over every byte sent")
+    func signatureEdges() async throws {
+        // The receiver hashes each chunk through its readable bytes (issue #46, item 4).
+        try await withMediaServer { client, _ in
+            let teacher = try await client.caller(.demoTeacher)
+            let course = try await client.course(titled: SeededCourse.swift, as: teacher)
+            let lesson = try #require(try await client.lessons(of: course.id, as: teacher).first)
+            for (index, size) in [8, 9, 64 * 1024 + 1].enumerated() {
+                let file = MediaFixture.pdf(size, seed: UInt64(size))
+                let uploaded = try await client.uploadMedia(file, course: course.id, lesson: lesson.id, as: teacher, ifMatch: lesson.version + index)
+                #expect(uploaded.status == .ok, "\(size) bytes: \(uploaded.text)")
+                let media = try uploaded.decode(LessonWithMediaBody.self).media
+                #expect(media?.sizeBytes == size)
+                #expect(media?.sha256 == MediaFixture.sha256(file))
+            }
+        }
+    }
+
     @Test("an upload without If-Match answers 428, a stale one 412; the lesson and the disk stay unchanged")
     func versionPreconditions() async throws {
         try await withMediaServer { client, directory in

@@ -52,4 +52,23 @@ import Testing
         }
         #expect(await limiter.keyCount <= 10)
     }
+
+    @Test("an address is counted by the 16 bytes inet_pton wrote: its first 8 as a /64; other text by its first 64 characters", arguments: [
+        ("::", "0:0:0:0::/64"),
+        ("[::1]", "0:0:0:0::/64"),
+        ("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", "ffff:ffff:ffff:ffff::/64"),
+        ("fe80::1%eth0", "fe80:0:0:0::/64"),
+        ("::ffff:0.0.0.0", "0.0.0.0"),
+        ("::ffff:255.255.255.255", "255.255.255.255"),
+        ("10.0.0.1", "10.0.0.1"),
+        ("", ""),
+        ("a", "a"),
+        (":", ":"),
+        (String(repeating: "a", count: 64), String(repeating: "a", count: 64)),
+        (String(repeating: "a", count: 65), String(repeating: "a", count: 64)),
+        (String(repeating: "日本語 🎓", count: 20), String(String(repeating: "日本語 🎓", count: 20).prefix(64))),
+    ])
+    func networkEdges(_ address: String, _ expected: String) {
+        #expect(RateLimitKey.network(of: address) == expected)
+    }
 }

@@ -57,8 +57,7 @@ package struct ChangeCursor: Sendable, Equatable {
     package var payload: Data {
         var bytes = Data([Self.format])
         bytes.append(contentsOf: Self.hexBytes(timeline) ?? [UInt8](repeating: 0, count: 16))
-        let sequence = UInt64(bitPattern: seq)
-        bytes.append(contentsOf: stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: sequence >> $0) })
+        bytes.append(contentsOf: UInt64(bitPattern: seq).bigEndianBytes)
         for text in [tenant, user, role] {
             let utf8 = Array(text.utf8.prefix(255))
             bytes.append(UInt8(utf8.count))

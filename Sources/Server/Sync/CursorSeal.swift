@@ -61,7 +61,7 @@ struct CursorSeal: Sendable {
         var counter: UInt32 = 0
         while output.count < bytes.count {
             var block = Data(tag)
-            block.append(contentsOf: stride(from: 24, through: 0, by: -8).map { UInt8(truncatingIfNeeded: counter >> $0) })
+            block.append(contentsOf: counter.bigEndianBytes)
             let stream = HMAC<SHA256>.authenticationCode(for: block, using: encryptionKey)
             for byte in stream where output.count < bytes.count {
                 output.append(bytes[output.count] ^ byte)

@@ -354,6 +354,10 @@ public final class EduGoTestServer: Sendable {
         public var route: String
         /// The answered status.
         public var status: Int
+        /// The request's `Idempotency-Key`, when it sent one.
+        public var idempotencyKey: String? = nil
+        /// With a key: `true` when the server replayed a stored answer, `false` when the handler ran.
+        public var replayed: Bool? = nil
     }
 
     /// The requests the server handled after the entry numbered `sequence`, newest first (its

@@ -20,6 +20,8 @@ import Testing
             var status: Int
             var durationMs: Double
             var fault: Fault?
+            var idempotencyKey: String?
+            var replayed: Bool?
             /// How a fault lost the answer (`drop_request`, `drop_response`, `garbage`), if it did.
             var dropped: String?
         }

@@ -41,6 +41,28 @@ import Testing
         }
     }
 
+    @Test("the dev request log tells a write its handler ran for from an answer replayed, by key")
+    func requestLogTellsReplays() async throws {
+        try await withServer { client in
+            let teacher = try await client.caller(.demoTeacher)
+            let start = try await client.send(.get, "/__dev/requests").decode(DevConsoleDataTests.Tail.self).latestSequence
+            // Given a creation under a key, its replay, and a creation without a key
+            for _ in 0..<2 {
+                _ = try await client.send(.post, "/v1/courses", as: teacher, body: Self.courseBody, headers: .idempotencyKey("log-geo-1"))
+            }
+            _ = try await client.send(.post, "/v1/courses", as: teacher, body: Self.courseBody)
+
+            // When the log is read
+            let tail = try await client.send(.get, "/__dev/requests?after=\(start)").decode(DevConsoleDataTests.Tail.self)
+
+            // Then, oldest first: the handler ran, then the answer was replayed; no key, nothing said
+            let creations = tail.items.filter { $0.method == "POST" && $0.route == "/v1/courses" }.reversed()
+            #expect(creations.map(\.status) == [201, 201, 201])
+            #expect(creations.map(\.idempotencyKey) == ["log-geo-1", "log-geo-1", nil])
+            #expect(creations.map(\.replayed) == [false, true, nil])
+        }
+    }
+
     @Test("a fingerprint is the lowercase hex SHA-256 of the method, the path and the canonical body")
     func fingerprintIsHexSHA256() {
         let fingerprint = IdempotencyCoordinator.fingerprint(method: "PUT", path: "/v1/x", body: Data(#"{ "b" : 2, "a" : 1 }"#.utf8))

@@ -29,11 +29,13 @@ struct AccessLogMiddleware: RouterMiddleware {
         let firedFault = notesFaults ? FiredFaultNote() : nil
         context.firedFault = firedFault
         let response = try await next(request, context)
+        let idempotencyKey = request.headers[.idempotencyKey]
         let entry = AccessLogEntry(
             timestamp: now(), requestID: context.requestID, tenant: ClaimedTenant.of(request, verified: verifiedTokens),
             method: request.method.rawValue, route: routes.label(for: context), status: Int(response.status.code),
             durationMs: (ContinuousClock.now - started).timeInterval * 1000, bytes: response.body.contentLength,
-            dropped: firedFault?.dropped, fault: firedFault?.value)
+            dropped: firedFault?.dropped, fault: firedFault?.value, idempotencyKey: idempotencyKey,
+            replayed: idempotencyKey.map { _ in response.headers[.idempotentReplayed] == "true" })
         // The dev console's own reads (it polls every second) are logged but not kept, so they
         // never push the application's requests out of the ring.
         if !(request.method == .get && DevHostGuard.isDevPath(request.uri.path)) {

@@ -26,6 +26,10 @@ public struct AccessLogEntry: Sendable, Equatable, Encodable {
     public var dropped: String?
     /// The dev-mode fault rule that fired for this request, if any.
     public var fault: FiredFault? = nil
+    /// The request's `Idempotency-Key`, when it sent one (a client-chosen id, not a secret).
+    public var idempotencyKey: String? = nil
+    /// With a key: `true` when the answer was a stored one replayed, `false` when the handler ran.
+    public var replayed: Bool? = nil
     /// The entry's place in the log: 1 for the server's first request, one more for each kept entry
     /// (set by ``AccessLogBuffer``; 0 until kept). Lets a reader ask for what came after it.
     public var sequence: Int = 0

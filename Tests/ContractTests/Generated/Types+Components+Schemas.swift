@@ -5104,6 +5104,14 @@ extension Components {
             internal var dropped: Components.Schemas.DevAccessLogEntry.DroppedPayload?
             /// - Remark: Generated from `#/components/schemas/DevAccessLogEntry/fault`.
             internal var fault: Components.Schemas.DevFiredFault?
+            /// The request's `Idempotency-Key`, when it sent one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevAccessLogEntry/idempotency_key`.
+            internal var idempotencyKey: Swift.String?
+            /// Present with `idempotency_key`. `true` when the answer was a stored one replayed, `false` when the handler ran (a test counts how often a key's write was applied with it).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevAccessLogEntry/replayed`.
+            internal var replayed: Swift.Bool?
             /// Creates a new `DevAccessLogEntry`.
             ///
             /// - Parameters:
@@ -5118,6 +5126,8 @@ extension Components {
             ///   - bytes: Response body bytes, when known up front.
             ///   - dropped: Present when a fault closed the connection instead of answering (the status was never sent).
             ///   - fault:
+            ///   - idempotencyKey: The request's `Idempotency-Key`, when it sent one.
+            ///   - replayed: Present with `idempotency_key`. `true` when the answer was a stored one replayed, `false` when the handler ran (a test counts how often a key's write was applied with it).
             internal init(
                 sequence: Swift.Int,
                 timestamp: Components.Schemas.Timestamp,
@@ -5129,7 +5139,9 @@ extension Components {
                 durationMs: Swift.Double,
                 bytes: Swift.Int? = nil,
                 dropped: Components.Schemas.DevAccessLogEntry.DroppedPayload? = nil,
-                fault: Components.Schemas.DevFiredFault? = nil
+                fault: Components.Schemas.DevFiredFault? = nil,
+                idempotencyKey: Swift.String? = nil,
+                replayed: Swift.Bool? = nil
             ) {
                 self.sequence = sequence
                 self.timestamp = timestamp
@@ -5142,6 +5154,8 @@ extension Components {
                 self.bytes = bytes
                 self.dropped = dropped
                 self.fault = fault
+                self.idempotencyKey = idempotencyKey
+                self.replayed = replayed
             }
             internal enum CodingKeys: String, CodingKey {
                 case sequence
@@ -5155,6 +5169,8 @@ extension Components {
                 case bytes
                 case dropped
                 case fault
+                case idempotencyKey = "idempotency_key"
+                case replayed
             }
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -5202,6 +5218,14 @@ extension Components {
                     Components.Schemas.DevFiredFault.self,
                     forKey: .fault
                 )
+                self.idempotencyKey = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .idempotencyKey
+                )
+                self.replayed = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .replayed
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "sequence",
                     "timestamp",
@@ -5213,7 +5237,9 @@ extension Components {
                     "duration_ms",
                     "bytes",
                     "dropped",
-                    "fault"
+                    "fault",
+                    "idempotency_key",
+                    "replayed"
                 ])
             }
         }

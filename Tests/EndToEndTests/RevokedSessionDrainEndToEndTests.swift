@@ -71,4 +71,42 @@ import Testing
             }
         }
     }
+
+    @Test("a quiet device whose session was ended elsewhere: the pull finds it, and the status says signed out until the user signs in again")
+    func revokedSessionFoundByAPull() async throws {
+        try await withTemporaryDirectory { root in
+            try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+                let view = try await serverView(server.baseURL)
+                let client = EduGoClient(
+                    configuration: APIConfiguration(baseURL: server.baseURL, tenantID: "demo", retryPolicy: .none, readRefresh: patientReads),
+                    dataDirectory: root, environment: fastEnvironment)
+                let session = try await client.signIn(email: Demo.studentEmail, password: Demo.studentPassword)
+                // Given a device with nothing queued, synced once
+                #expect(await session.engine.syncNow().pullError == nil)
+                // And the learner's password reset on another device, which ends every session of theirs
+                let auth = AuthService(client: view)
+                try await auth.forgotPassword(email: Demo.studentEmail)
+                try await auth.resetPassword(
+                    token: try await mailedToken(kind: "reset_password", to: Demo.studentEmail, client: view), newPassword: "Otra-Clave-2026")
+
+                // When it syncs: nothing to send, so only its pull meets the server
+                let report = await session.engine.syncNow()
+
+                // Then the pull found the session ended, and the status says so (the app shows its sign-in)
+                #expect(report.sent == 0)
+                #expect(report.pullError == .signedOut)
+                #expect(session.engine.status.error == .signedOut)
+                #expect(session.engine.status.lastError == "signed out")
+                // And a later sync, with still nothing to send, does not forget it
+                _ = await session.engine.syncNow()
+                #expect(session.engine.status.error == .signedOut)
+
+                // When the learner signs in again on the same device
+                let again = try await client.signIn(email: Demo.studentEmail, password: "Otra-Clave-2026")
+                // Then a sync clears it
+                #expect(await again.engine.syncNow().pullError == nil)
+                #expect(again.engine.status.error == nil)
+            }
+        }
+    }
 }

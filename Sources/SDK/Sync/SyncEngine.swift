@@ -255,7 +255,16 @@ public actor SyncEngine {
             await pullFinished(reset: outcome.reset)
             if let reset = outcome.reset { unreportedReset = reset }
         } catch {
-            result.error = Puller.syncError(error)
+            let reason = Puller.syncError(error)
+            result.error = reason
+            // The session ending is the app's business whichever request found it (on a quiet
+            // device, a pull's): the status says so until the user signs in again.
+            if reason == .signedOut {
+                statusBroadcaster.update { status in
+                    status.error = .signedOut
+                    status.lastError = SyncError.signedOut.description
+                }
+            }
         }
         return result
     }
@@ -465,7 +474,10 @@ public actor SyncEngine {
         if leased { try? store.releaseDrainLease(owner: drainerID) }
         var report = machine.report
         report.remaining = (try? store.pendingCountNow()) ?? 0
-        let lastError = machine.lastError
+        // A drain that had nothing to send never asked the server: a session a pull found ended
+        // stays ended in the status.
+        let signedIn = await client.session.isSignedIn
+        let lastError = machine.lastError ?? (signedIn ? nil : .signedOut)
         let finishedAt = environment.now()
         statusBroadcaster.update { status in
             status.isSyncing = false

@@ -14,7 +14,8 @@ public struct SyncStatus: Sendable, Equatable {
     /// When a drain last ended without an error (`nil` before one has): read from the user's store,
     /// where ``AppPreferences/lastSyncDate`` keeps it, so it is the same across launches.
     public var lastSyncAt: Date?
-    /// Why the last drain stopped short, `nil` when it sent everything it could.
+    /// Why the last drain stopped short, `nil` when it sent everything it could; ``SyncError/signedOut``
+    /// whenever the session is found ended (by a drain or a pull), until the user signs in again.
     public var error: SyncError?
     /// ``error`` as text, for display.
     public var lastError: String?

@@ -28,6 +28,7 @@ import Testing
             "syncTogether": \.syncTogether, "pull": \.pull, "run": \.run, "appKill": \.appKill,
             "teacherEdit": \.teacherEdit, "publish": \.publish, "faults": \.faults, "clearFaults": \.clearFaults,
             "restart": \.restart, "snapshot": \.snapshot, "restore": \.restore, "clock": \.clock,
+            "signOut": \.signOut, "overlap": \.overlap,
         ]
         var weights = EduGoSimulation.Weights()
         for pair in (environment["EDUGO_SIM_WEIGHTS"] ?? "").split(separator: ",") {

@@ -77,6 +77,12 @@ public enum EduGoSimulation {
         public var restore = 2
         /// The server's clock moved past the access tokens' lifetime.
         public var clock = 2
+        /// A sign-out (refused while writes wait, as the SDK promises), then a sign-in as one of
+        /// the students on the same device.
+        public var signOut = 2
+        /// A progress write, then a push and a pull of the same course at once (an older answer
+        /// racing a newer one into the store), then a read that must show the write.
+        public var overlap = 4
 
         /// The standard mix.
         public init() {}

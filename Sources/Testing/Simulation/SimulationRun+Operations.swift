@@ -11,6 +11,25 @@ extension SimulationRun {
         switch kind {
         case .progress:
             await recordProgress(on: number, step: step)
+        case .overlap:
+            guard let (course, lesson, watched) = await recordProgress(on: number, step: step) else { return }
+            note(step, "device \(number) pushes and pulls \(course) at once")
+            async let pushed = engine.syncNow()
+            async let pulled = try? engine.refresh(.progress(courseID: course))
+            _ = await (pushed, pulled)
+            let shown = (try? await device.session.progress.lessons(courseID: course))?.value.first { $0.lessonId == lesson }
+            guard (shown?.watchedSeconds ?? -1) < watched else { return }
+            // The server may have refused the write (the course was unpublished, say): the device shows it as refused.
+            let refused = (try? await refusedKeys(device.session))?.contains("\(course)/\(lesson)") ?? false
+            let listed = (try? await device.session.courses.list().value.contains { $0.id == course }) ?? true
+            let line = "device \(number) recorded \(watched) s on \(course)/\(lesson), pushed and pulled, and reads \(shown.map { "\($0.watchedSeconds) s" } ?? "nothing")"
+            if refused || !listed {
+                note(step, "  \(line): \(refused ? "the write was refused" : "the course is gone")")
+            } else {
+                violation(step, line)
+            }
+        case .signOut:
+            await signOutAndIn(number, step: step)
         case .profile:
             let name = "Name \(step)"
             note(step, "device \(number) sets its first name to \(name)")
@@ -101,6 +120,7 @@ extension SimulationRun {
                 note(step, "the snapshot is restored")
                 restores += 1
                 progressWritten = [:]
+                appliedKeys = [:]
             } catch {
                 note(step, "the restore failed: \(error)")
             }
@@ -120,13 +140,16 @@ extension SimulationRun {
 
     /// A learner's progress on a lesson of a course the device knows it is enrolled in, then a
     /// read that must show it (at least the watch time recorded, and that a write is pending).
-    mutating func recordProgress(on number: Int, step: Int) async {
+    /// Returns what it recorded, `nil` when it recorded nothing.
+    @discardableResult
+    mutating func recordProgress(on number: Int, step: Int) async -> (course: String, lesson: String, watched: Int)? {
         let session = devices[number].session
         let email = devices[number].email
         guard let course = ((try? await session.enrollment.enrolledCourseIDs().value) ?? []).sorted().randomElement(using: &random),
             let lesson = ((try? await session.courses.lessons(courseID: course).value.map(\.id)) ?? []).sorted().randomElement(using: &random)
         else {
-            return note(step, "device \(number) knows no lesson of a course it is in")
+            note(step, "device \(number) knows no lesson of a course it is in")
+            return nil
         }
         let watched = Int.random(in: 1...3_600, using: &random)
         let completed: Bool? = random.chance(0.1) ? true : nil
@@ -134,13 +157,15 @@ extension SimulationRun {
         do {
             _ = try await session.progress.record(courseID: course, lessonID: lesson, watchedSeconds: watched, completed: completed)
         } catch {
-            return note(step, "  failed: \(error)")
+            note(step, "  failed: \(error)")
+            return nil
         }
         let key = "\(course)/\(lesson)"
         let before = progressWritten[email]?[key]
         progressWritten[email, default: [:]][key] = (max(before?.watched ?? 0, watched), (before?.completed ?? false) || completed == true)
         guard let read = try? await session.progress.lessons(courseID: course) else {
-            return violation(step, "device \(number) could not read the progress it just recorded")
+            violation(step, "device \(number) could not read the progress it just recorded")
+            return (course, lesson, watched)
         }
         let shown = read.value.first { $0.lessonId == lesson }
         if (shown?.watchedSeconds ?? -1) < watched || (completed == true && shown?.completed != true) {
@@ -149,20 +174,24 @@ extension SimulationRun {
         if !read.hasPendingWrites {
             violation(step, "device \(number) reads its unsent write on \(key) with hasPendingWrites false")
         }
+        return (course, lesson, watched)
     }
 
     /// A fault rule on the tenant for the next few matching requests: an answer lost after the
-    /// write committed, a `503`, a request lost before it ran, or an answer slower than the
-    /// devices wait (``requestTimeout``), so a device gives up on a write the server still applies.
+    /// write committed, a `503`, a request lost before it ran, an answer slower than the devices
+    /// wait (``requestTimeout``), so a device gives up on a write the server still applies, an
+    /// answer cut short after the write committed, or garbage instead of an answer.
     mutating func armFault(step: Int) async {
         let times = Int.random(in: 1...6, using: &random)
         let seed = random.next()
         let fault: EduGoTestServer.Fault
         let path: String
-        switch Int.random(in: 0..<4, using: &random) {
+        switch Int.random(in: 0..<6, using: &random) {
         case 0: (fault, path) = (.dropResponse, "/v1/**")
         case 1: (fault, path) = (.status(503, retryAfter: 1), "/v1/**")
         case 2: (fault, path) = (.delay(Self.slowAnswer), "/v1/**")
+        case 3: (fault, path) = (.truncate(afterBytes: Int.random(in: 0...40, using: &random)), "/v1/**")
+        case 4: (fault, path) = (.garbage(), "/v1/**")
         default: (fault, path) = (.dropRequest, "/v1/**")
         }
         note(step, "fault \(fault) on \(path) for the next \(times) requests")
@@ -175,7 +204,7 @@ extension SimulationRun {
     /// noted in the log (its refresh tokens last 30 days, far past any run's clock moves): not yet
     /// a violation, because one such sign-out on unmutated code is still unexplained
     /// (CONSISTENCY.md).
-    mutating func signInAgainIfSignedOut(_ number: Int, step: Int) async {
+    mutating func signInAgainIfSignedOut(_ number: Int, step: Int, timeout: Duration = requestTimeout) async {
         let device = devices[number]
         guard device.session.engine.status.error == .signedOut else { return }
         note(step, "device \(number) was signed out and signs in again")
@@ -183,12 +212,41 @@ extension SimulationRun {
             note(step, "  no snapshot was restored since it signed in: unexplained")
         }
         do {
-            let (client, session) = try await signIn(number, as: device.email, syncing: false)
+            let (client, session) = try await signIn(number, as: device.email, syncing: false, timeout: timeout)
             devices[number] = SimDevice(client: client, session: session, email: device.email, restoresAtSignIn: restores)
         } catch where step < options.steps {
             note(step, "  the sign-in failed (\(error)); the device stays signed out for now")
         } catch {
             violation(step, "device \(number) could not sign in again with the faults gone: \(error)")
+        }
+    }
+
+    /// Signs device `number` out, as its user would, and in again as one of the students (the same
+    /// one or the other): refused while its writes wait, dead letters or conflicts exist (they must
+    /// reach the server first, or its user must see them), so nothing written is lost by it.
+    mutating func signOutAndIn(_ number: Int, step: Int) async {
+        let device = devices[number]
+        if random.chance(0.5) { _ = await device.session.engine.syncNow() }
+        let email = SimulationClassroom.students.randomElement(using: &random) ?? device.email
+        note(step, "device \(number) signs out, to sign in as \(email)")
+        do {
+            try await device.client.signOut()
+        } catch let refusal as SignOutError {
+            return note(step, "  refused: \(refusal)")
+        } catch {
+            // Signed out on the device; the server could not be told (the session ends there by expiry).
+            note(step, "  signed out offline: \(error)")
+        }
+        for attempt in 1...10 {
+            do {
+                let (client, session) = try await signIn(number, as: email, syncing: false)
+                devices[number] = SimDevice(client: client, session: session, email: email, restoresAtSignIn: restores)
+                return
+            } catch where attempt < 10 {
+                note(step, "  sign-in attempt \(attempt) failed: \(error)")
+            } catch {
+                violation(step, "device \(number) could not sign in as \(email) after 10 attempts: \(error)")
+            }
         }
     }
 }

@@ -59,15 +59,18 @@ extension SimulationRun {
             }
             devices[number] = SimDevice(client: client, session: session, email: device.email, restoresAtSignIn: device.restoresAtSignIn)
         }
-        for (number, device) in devices.enumerated() {
+        for number in devices.indices {
             var drained = false
             for _ in 0..<30 where !drained {
-                await device.session.engine.syncNow()
-                drained = try await device.session.engine.outbox.pending().isEmpty
+                await syncSignedIn(number, step: step)
+                drained = try await devices[number].session.engine.outbox.pending().isEmpty
             }
-            if !drained { violation(step, "device \(number) never drained: \(device.session.engine.status.error.map { "\($0)" } ?? "no error")") }
+            if !drained {
+                violation(step, "device \(number) never drained: \(devices[number].session.engine.status.error.map { "\($0)" } ?? "no error")")
+            }
         }
-        for device in devices { await device.session.engine.syncNow() }
+        for number in devices.indices { await syncSignedIn(number, step: step) }
+        await checkServerLog(step: step)
 
         let drafts = Set(try await classroom.courses().filter { !$0.published }.map(\.id))
         for email in Set(devices.map(\.email)).sorted() {
@@ -82,7 +85,8 @@ extension SimulationRun {
                     violation(step, "device \(number) (\(email)) holds a draft course")
                 }
                 if view != fresh {
-                    violation(step, "device \(number) (\(email)) differs from a fresh device: \(view.differences(from: fresh).joined(separator: "; "))")
+                    let error = device.session.engine.status.error.map { " (its sync's error: \($0))" } ?? ""
+                    violation(step, "device \(number) (\(email)) differs from a fresh device\(error): \(view.differences(from: fresh).joined(separator: "; "))")
                 }
                 refused.formUnion(try await refusedKeys(device.session))
             }
@@ -91,6 +95,18 @@ extension SimulationRun {
                 violation(step, "\(email)'s first name on the server (\(fresh.profile)) is none of those written: \(names.sorted())")
             }
         }
+    }
+
+    /// `syncNow()` on device `number`; when that finds the session ended (a restore took its
+    /// refresh token's rotation back), the device signs in again and syncs once more, as its
+    /// user would.
+    mutating func syncSignedIn(_ number: Int, step: Int) async {
+        var report = await devices[number].session.engine.syncNow()
+        if devices[number].session.engine.status.error == .signedOut {
+            await signInAgainIfSignedOut(number, step: step, timeout: .seconds(30))
+            report = await devices[number].session.engine.syncNow()
+        }
+        note(step, "device \(number) syncs: sent \(report.sent), pulled \(report.pulled)\(report.pullError.map { ", pull failed: \($0)" } ?? "")")
     }
 
     /// A new device of `email`: signed in on an empty store, synced once.

@@ -7,7 +7,7 @@ struct SimulationRun {
     /// The built-in operations and the app's own, as the draw names them.
     enum Kind: Equatable {
         case progress, profile, enroll, syncNow, syncTogether, pull, run, appKill
-        case teacherEdit, publish, faults, clearFaults, restart, snapshot, restore, clock
+        case teacherEdit, publish, faults, clearFaults, restart, snapshot, restore, clock, signOut, overlap
         case custom(Int)
     }
 
@@ -38,8 +38,10 @@ struct SimulationRun {
     var snapshot: EduGoTestServer.Snapshot?
     /// How many snapshots were restored so far.
     var restores = 0
-    /// The access log's position checked so far (for answers of status 500).
+    /// The access log's position checked so far.
     var checkedRequests = 0
+    /// Per `Idempotency-Key` since the last restore: how often the server ran its handler to a 2xx.
+    var appliedKeys: [String: Int] = [:]
     /// How long one step may take before the watchdog names it.
     static let stepDeadline: Duration = .seconds(30)
     /// How long a device waits for an answer: short, so a slow-answer fault (``slowAnswer``) makes
@@ -64,15 +66,17 @@ struct SimulationRun {
 
     /// Signs device `number` in as `email` (and syncs it once when `syncing`) on a client that waits
     /// 30 s for each answer, then reopens its store as the device's app does, waiting
-    /// ``requestTimeout`` from then on: a sign-in or a first sync that a loaded machine makes slower
-    /// than that is not what the slow-answer fault is about.
-    func signIn(_ number: Int, as email: String, syncing: Bool) async throws -> (EduGoClient, OfflineSession) {
+    /// `timeout` (``requestTimeout`` unless told) from then on: a sign-in or a first sync that a
+    /// loaded machine makes slower than that is not what the slow-answer fault is about.
+    func signIn(
+        _ number: Int, as email: String, syncing: Bool, timeout: Duration = requestTimeout
+    ) async throws -> (EduGoClient, OfflineSession) {
         do {
             let session = try await makeClient(number, timeout: .seconds(30))
                 .signIn(email: email, password: SimulationClassroom.password)
             if syncing { await session.engine.syncNow() }
         }
-        let client = makeClient(number)
+        let client = makeClient(number, timeout: timeout)
         guard let session = try await client.resumeSession() else {
             throw SimulationRun.DeviceError.noSessionAfterSignIn(device: number)
         }
@@ -107,7 +111,7 @@ struct SimulationRun {
                 if let stalled = await watchdog.stalled() {
                     violation(step, "\(log.last ?? "?") took \(stalled): a stall past the watchdog's \(Self.stepDeadline)")
                 }
-                await checkServerErrors(step: step)
+                await checkServerLog(step: step)
             }
             await watchdog.begin(options.steps, kind: "the checks at quiescence", log: log)
             try await checkQuiescence()
@@ -123,7 +127,7 @@ struct SimulationRun {
             (.syncTogether, weights.syncTogether), (.pull, weights.pull), (.run, weights.run), (.appKill, weights.appKill),
             (.teacherEdit, weights.teacherEdit), (.publish, weights.publish), (.faults, weights.faults),
             (.clearFaults, weights.clearFaults), (.restart, weights.restart), (.snapshot, weights.snapshot),
-            (.restore, weights.restore), (.clock, weights.clock),
+            (.restore, weights.restore), (.clock, weights.clock), (.signOut, weights.signOut), (.overlap, weights.overlap),
         ]
         table += options.operations.enumerated().map { (.custom($0.offset), $0.element.weight) }
         let total = table.map { max(0, $0.1) }.reduce(0, +)
@@ -144,11 +148,21 @@ struct SimulationRun {
         violations.append("step \(step): \(line)")
     }
 
-    /// Answers of status 500 since the last look: never acceptable, whatever the faults.
-    mutating func checkServerErrors(step: Int) async {
+    /// The requests the server logged since the last look: no answer of status 500, whatever the
+    /// faults, and no write applied twice (a request whose `Idempotency-Key` the handler already
+    /// ran for, answered 2xx, must get the stored answer replayed, never a second run).
+    mutating func checkServerLog(step: Int) async {
         guard let requests = try? await server.loggedRequests(after: checkedRequests) else { return }
-        for request in requests where request.status == 500 {
-            violation(step, "the server answered 500 to \(request.method) \(request.route)")
+        for request in requests.reversed() {
+            if request.status == 500 {
+                violation(step, "the server answered 500 to \(request.method) \(request.route)")
+            }
+            if let key = request.idempotencyKey, request.replayed == false, (200..<300).contains(request.status) {
+                appliedKeys[key, default: 0] += 1
+                if appliedKeys[key] == 2 {
+                    violation(step, "the server applied \(request.method) \(request.route) with Idempotency-Key \(key) twice")
+                }
+            }
         }
         checkedRequests = requests.map(\.sequence).max() ?? checkedRequests
     }

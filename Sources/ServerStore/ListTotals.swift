@@ -1,4 +1,4 @@
-import Synchronization
+import EduGoGuarded
 
 /// Lists' totals, kept against the tenant's change sequence they were counted at.
 ///
@@ -21,7 +21,7 @@ package final class ListTotals: Sendable {
         package var totals: [ListStatement: Int] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
     private let capacity: Int
 
     package init(capacity: Int = 1_024) {

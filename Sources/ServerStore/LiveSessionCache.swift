@@ -1,5 +1,5 @@
+import EduGoGuarded
 import GRDB
-import Synchronization
 
 /// The users of recently authenticated live sessions, so that an authenticated request does not
 /// open a read transaction only to learn that its session still stands.
@@ -39,7 +39,7 @@ package final class LiveSessionCache: Sendable {
         package var users: [Key: UserRecord] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
     private let capacity: Int
 
     package init(capacity: Int = 4_096) {

@@ -1,6 +1,6 @@
+import EduGoGuarded
 import Foundation
 import GRDB
-import Synchronization
 
 /// Encoded list pages of one tenant, kept while the data they were read from stands.
 ///
@@ -42,7 +42,7 @@ package final class PageCache: Sendable {
         package var bytes = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
     private let capacity: Int
     private let byteCapacity: Int
 

@@ -1,9 +1,9 @@
+import EduGoGuarded
 import EduGoServer
 import EduGoServerStore
 import Foundation
 import Hummingbird
 import Logging
-import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -56,10 +56,10 @@ public final class EduGoTestServer: Sendable {
     /// The fresh tenant's accounts, one per role.
     public let accounts: [Account]
 
-    private let configuration: Mutex<ServerConfiguration>
-    private let running: Mutex<RunningServer?>
+    private let configuration: Guarded<ServerConfiguration>
+    private let running: Guarded<RunningServer?>
     private let ownedDirectory: URL?
-    private let offset: Mutex<Int>
+    private let offset: Guarded<Int>
     private let session: URLSession
 
     private init(
@@ -69,10 +69,10 @@ public final class EduGoTestServer: Sendable {
         self.baseURL = baseURL
         self.tenantID = tenantID
         self.accounts = accounts
-        self.configuration = Mutex(configuration)
-        self.running = Mutex(running)
+        self.configuration = Guarded(configuration)
+        self.running = Guarded(running)
         self.ownedDirectory = ownedDirectory
-        self.offset = Mutex(0)
+        self.offset = Guarded(0)
         self.session = session
     }
 

@@ -1,5 +1,5 @@
+import EduGoGuarded
 import Foundation
-import Synchronization
 
 /// Where a read may come from.
 public enum CachePolicy: Sendable, Equatable {
@@ -69,7 +69,7 @@ public final class ResponseCache: Sendable {
     let store: OfflineStore
     let limits: Limits
     let now: @Sendable () -> Date
-    private let memory: Mutex<MemoryLRU<StoredResponse>>
+    private let memory: Guarded<MemoryLRU<StoredResponse>>
     private let keyPrefix: String
 
     /// Creates a cache for the user of `store`.
@@ -84,7 +84,7 @@ public final class ResponseCache: Sendable {
         self.store = store
         self.limits = limits
         self.now = now
-        self.memory = Mutex(MemoryLRU(maxEntries: limits.maxEntries, maxBytes: limits.maxBytes))
+        self.memory = Guarded(MemoryLRU(maxEntries: limits.maxEntries, maxBytes: limits.maxBytes))
         self.keyPrefix = "\(store.tenantID)|\(store.userID)|"
     }
 

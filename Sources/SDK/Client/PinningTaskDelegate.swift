@@ -1,8 +1,8 @@
 #if canImport(Security) && !canImport(FoundationNetworking)
+import EduGoGuarded
 import Foundation
 import Logging
 import Security
-import Synchronization
 
 /// The per-task `URLSession` delegate that enforces a ``CertificatePinning`` on Apple platforms.
 ///
@@ -14,7 +14,7 @@ import Synchronization
 final class PinningTaskDelegate: NSObject, URLSessionTaskDelegate, Sendable {
     private let pinning: CertificatePinning
     private let logger: Logger
-    private let failure = Mutex<NetworkError?>(nil)
+    private let failure = Guarded<NetworkError?>(nil)
 
     init(pinning: CertificatePinning, logger: Logger) {
         self.pinning = pinning

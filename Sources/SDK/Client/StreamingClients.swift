@@ -1,5 +1,5 @@
 #if canImport(AsyncHTTPClient)
-import Synchronization
+import EduGoGuarded
 
 /// The AsyncHTTPClient connections an ``APIClient``'s uploads and downloads stream over on Linux:
 /// the API transport's own when it is an ``AsyncHTTPClientTransport`` (the default), otherwise
@@ -7,11 +7,11 @@ import Synchronization
 /// client, never one per upload.
 final class StreamingClients: Sendable {
     private let pinning: CertificatePinning
-    private let made: Mutex<Result<AsyncHTTPClientTransport, NetworkError>?>
+    private let made: Guarded<Result<AsyncHTTPClientTransport, NetworkError>?>
 
     init(transport: any HTTPTransport, pinning: CertificatePinning) {
         self.pinning = pinning
-        self.made = Mutex((transport as? AsyncHTTPClientTransport).map { .success($0) })
+        self.made = Guarded((transport as? AsyncHTTPClientTransport).map { .success($0) })
     }
 
     /// The clients, made on first use.

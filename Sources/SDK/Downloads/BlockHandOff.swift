@@ -1,4 +1,4 @@
-import Synchronization
+import EduGoGuarded
 
 /// Received blocks of a download on their way to the task that writes and hashes them
 /// (``PartialFileWriter``), in order, at most ``capacity`` at a time: the sender waits while that
@@ -15,7 +15,7 @@ import Synchronization
 final class BlockHandOff: Sendable {
     /// The most blocks handed over and not yet hashed.
     let capacity: Int
-    private let state: Mutex<State>
+    private let state: Guarded<State>
 
     private struct State {
         var queue: [[UInt8]] = []
@@ -37,7 +37,7 @@ final class BlockHandOff: Sendable {
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
-        self.state = Mutex(State())
+        self.state = Guarded(State())
     }
 
     /// The most blocks that were in flight at once so far (never above ``capacity``).

@@ -1,5 +1,5 @@
+import EduGoGuarded
 import GRDB
-import Synchronization
 
 /// Commits small write steps that arrive together in one transaction (a group commit).
 ///
@@ -22,7 +22,7 @@ final class GroupCommit: Sendable {
     }
 
     private let writer: any DatabaseWriter
-    private let pending = Mutex<[Step]>([])
+    private let pending = Guarded<[Step]>([])
 
     init(writer: any DatabaseWriter) {
         self.writer = writer

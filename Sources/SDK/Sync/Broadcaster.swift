@@ -1,4 +1,4 @@
-import Synchronization
+import EduGoGuarded
 
 /// Fans values out to every subscriber, each ``subscribe()`` getting its own stream.
 ///
@@ -13,18 +13,18 @@ final class Broadcaster<Value: Sendable>: Sendable {
         var nextID = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Guarded<State>
     private let buffered: Int
 
     /// A state broadcaster starting at `initial`; each stream keeps the newest 16 values.
     init(_ initial: Value) {
-        state = Mutex(State(current: initial))
+        state = Guarded(State(current: initial))
         buffered = 16
     }
 
     /// An event broadcaster; each stream keeps the newest 32 events.
     init() {
-        state = Mutex(State(current: nil))
+        state = Guarded(State(current: nil))
         buffered = 32
     }
 

@@ -1,5 +1,5 @@
+import EduGoGuarded
 import Foundation
-import Synchronization
 
 /// Everything offline-first for one signed-in user: their local store, the sync engine and the
 /// repositories. Create it with ``EduGoClient/signIn(email:password:)`` or
@@ -28,7 +28,7 @@ public final class OfflineSession: Sendable {
     /// How many ``run()`` calls are under way.
     private let runs = Broadcaster(0)
     /// The session's one ``Downloads``, made by the first ``EduGoClient/downloads(for:budget:maxConcurrent:transport:resumeLimit:)``.
-    let downloadsOwner = Mutex<Downloads?>(nil)
+    let downloadsOwner = Guarded<Downloads?>(nil)
 
     init(client: APIClient, store: OfflineStore, monitor: ConnectivityMonitor, policy: ConflictPolicy, environment: SDKEnvironment) {
         self.store = store

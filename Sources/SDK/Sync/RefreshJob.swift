@@ -1,5 +1,5 @@
+import EduGoGuarded
 import Foundation
-import Synchronization
 
 /// A cached collection or object to fetch again from the server.
 public enum RefreshJob: Hashable, Sendable {
@@ -40,7 +40,7 @@ public enum RefreshJob: Hashable, Sendable {
 
 /// Refresh jobs waiting for the sync engine's background loop (deduplicated).
 final class RefreshQueue: Sendable {
-    private let jobs = Mutex<Set<RefreshJob>>([])
+    private let jobs = Guarded<Set<RefreshJob>>([])
     let ticks = Broadcaster<Int>(0)
 
     func add(_ job: RefreshJob) {

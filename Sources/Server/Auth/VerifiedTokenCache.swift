@@ -1,4 +1,4 @@
-import Synchronization
+import EduGoGuarded
 
 /// Access tokens whose signature already verified, with their claims, so that a client sending
 /// the same token on every request pays for the ES256 check once.
@@ -9,7 +9,7 @@ import Synchronization
 /// deletion still take effect on the very next request. A token is the key itself, so a token
 /// that differs in any byte is a miss. Bounded: when full, the cache starts over.
 final class VerifiedTokenCache: Sendable {
-    private let entries = Mutex<[String: AccessClaims]>([:])
+    private let entries = Guarded<[String: AccessClaims]>([:])
     let capacity: Int
 
     init(capacity: Int = 10_000) {

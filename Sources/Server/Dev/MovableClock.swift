@@ -1,5 +1,5 @@
+import EduGoGuarded
 import Foundation
-import Synchronization
 
 /// The dev server's wall clock: the configured clock plus an offset that `POST /__dev/clock`
 /// moves forward, so tokens expire, rate-limit windows pass and idempotency records age on demand.
@@ -8,7 +8,7 @@ import Synchronization
 /// ``ServerConfiguration/now`` before anything is built).
 final class MovableClock: Sendable {
     private let base: @Sendable () -> Date
-    private let offset = Mutex<Int>(0)
+    private let offset = Guarded<Int>(0)
 
     init(base: @escaping @Sendable () -> Date) {
         self.base = base

@@ -1,4 +1,4 @@
-import Synchronization
+import EduGoGuarded
 
 /// Whether the registry database answers, asked at most once per `interval` however often
 /// `/health` is polled (a load balancer or a monitoring loop must not cost a database read each).
@@ -6,7 +6,7 @@ final class HealthProbe: Sendable {
     private let check: @Sendable () async -> Bool
     private let interval: Duration
     private let clock: @Sendable () -> ContinuousClock.Instant
-    private let last = Mutex<(at: ContinuousClock.Instant, reachable: Bool)?>(nil)
+    private let last = Guarded<(at: ContinuousClock.Instant, reachable: Bool)?>(nil)
 
     /// - Parameter check: Asks the registry database (``TenantRegistry/isReachable()``).
     init(

@@ -1,4 +1,4 @@
-import Synchronization
+import EduGoGuarded
 
 /// The last entries of the access log, kept in memory (a ring of fixed capacity) for the dev console.
 ///
@@ -20,7 +20,7 @@ public final class AccessLogBuffer: Sendable {
 
     /// How many entries are kept; older ones are overwritten.
     public let capacity: Int
-    private let ring = Mutex(Ring())
+    private let ring = Guarded(Ring())
 
     /// - Parameter capacity: At least 1; the server keeps 500.
     public init(capacity: Int = 500) {

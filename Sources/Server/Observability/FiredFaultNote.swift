@@ -1,4 +1,4 @@
-import Synchronization
+import EduGoGuarded
 
 /// Where the fault middleware notes the rule that fired for a request, and whether it closed the
 /// connection instead of answering, so that the access-log middleware (further out, which only
@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// One per request, created by ``AccessLogMiddleware`` and carried in the request context.
 final class FiredFaultNote: Sendable {
-    private let state = Mutex<(fault: FiredFault?, dropped: Bool)>((nil, false))
+    private let state = Guarded<(fault: FiredFault?, dropped: Bool)>((nil, false))
 
     /// Records the rule that fired.
     func record(_ rule: FaultRule) {

@@ -1,7 +1,7 @@
+import EduGoGuarded
 import Foundation
 import Metrics
 import Prometheus
-import Synchronization
 
 /// The server's metrics, recorded through swift-metrics into a Prometheus registry of this
 /// application's own.
@@ -15,7 +15,7 @@ final class ServerMetrics: Sendable {
     private let transactions: Metrics.Timer
     /// The request counter and timer of each method, route and status seen, made once: making
     /// them validates and looks up every name in the registry (13k instructions a request).
-    private let requestMetrics = Mutex<[RequestKey: (Metrics.Counter, Metrics.Timer)]>([:])
+    private let requestMetrics = Guarded<[RequestKey: (Metrics.Counter, Metrics.Timer)]>([:])
 
     private struct RequestKey: Hashable {
         var method: String

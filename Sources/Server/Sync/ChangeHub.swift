@@ -1,6 +1,6 @@
+import EduGoGuarded
 import EduGoServerStore
 import Foundation
-import Synchronization
 
 /// The open event streams of every tenant, and what each has yet to be told.
 ///
@@ -76,7 +76,7 @@ final class ChangeHub: TenantCommitListener {
         var byTenant: [TenantID: Set<Int>] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
     let limits: Limits
     /// Counts the events written, when metrics are on.
     private let metrics: ServerMetrics?

@@ -80,8 +80,9 @@ public enum EduGoSimulation {
         /// A sign-out (refused while writes wait, as the SDK promises), then a sign-in as one of
         /// the students on the same device.
         public var signOut = 2
-        /// A progress write, then a push and a pull of the same course at once (an older answer
-        /// racing a newer one into the store), then a read that must show the write.
+        /// A progress write whose answer comes slowly, while another device of the learner writes
+        /// the same lesson and this one pulls it (an older answer landing after a newer state),
+        /// then a read that must show the newer state.
         public var overlap = 4
 
         /// The standard mix.

@@ -1,5 +1,6 @@
 import EduGoSDK
 import Foundation
+import HTTPTypes
 
 /// The operations a simulation draws, each with the checks that hold right after it.
 extension SimulationRun {
@@ -12,22 +13,7 @@ extension SimulationRun {
         case .progress:
             await recordProgress(on: number, step: step)
         case .overlap:
-            guard let (course, lesson, watched) = await recordProgress(on: number, step: step) else { return }
-            note(step, "device \(number) pushes and pulls \(course) at once")
-            async let pushed = engine.syncNow()
-            async let pulled = try? engine.refresh(.progress(courseID: course))
-            _ = await (pushed, pulled)
-            let shown = (try? await device.session.progress.lessons(courseID: course))?.value.first { $0.lessonId == lesson }
-            guard (shown?.watchedSeconds ?? -1) < watched else { return }
-            // The server may have refused the write (the course was unpublished, say): the device shows it as refused.
-            let refused = (try? await refusedKeys(device.session))?.contains("\(course)/\(lesson)") ?? false
-            let listed = (try? await device.session.courses.list().value.contains { $0.id == course }) ?? true
-            let line = "device \(number) recorded \(watched) s on \(course)/\(lesson), pushed and pulled, and reads \(shown.map { "\($0.watchedSeconds) s" } ?? "nothing")"
-            if refused || !listed {
-                note(step, "  \(line): \(refused ? "the write was refused" : "the course is gone")")
-            } else {
-                violation(step, line)
-            }
+            await overlap(on: number, step: step)
         case .signOut:
             await signOutAndIn(number, step: step)
         case .profile:
@@ -144,13 +130,20 @@ extension SimulationRun {
     @discardableResult
     mutating func recordProgress(on number: Int, step: Int) async -> (course: String, lesson: String, watched: Int)? {
         let session = devices[number].session
-        let email = devices[number].email
         guard let course = ((try? await session.enrollment.enrolledCourseIDs().value) ?? []).sorted().randomElement(using: &random),
             let lesson = ((try? await session.courses.lessons(courseID: course).value.map(\.id)) ?? []).sorted().randomElement(using: &random)
         else {
             note(step, "device \(number) knows no lesson of a course it is in")
             return nil
         }
+        return await recordProgress(on: number, course: course, lesson: lesson, step: step)
+    }
+
+    /// ``recordProgress(on:step:)`` on a given lesson.
+    @discardableResult
+    mutating func recordProgress(on number: Int, course: String, lesson: String, step: Int) async -> (course: String, lesson: String, watched: Int)? {
+        let session = devices[number].session
+        let email = devices[number].email
         let watched = Int.random(in: 1...3_600, using: &random)
         let completed: Bool? = random.chance(0.1) ? true : nil
         note(step, "device \(number) records \(watched) s on \(course)/\(lesson)\(completed == true ? ", completed" : "")")
@@ -247,6 +240,51 @@ extension SimulationRun {
             } catch {
                 violation(step, "device \(number) could not sign in as \(email) after 10 attempts: \(error)")
             }
+        }
+    }
+
+    /// An older answer landing after a newer state: device `number`'s write is answered slowly
+    /// (the server commits it, then sends its answer over 300 ms), and meanwhile another device
+    /// of the learner writes the same lesson and syncs, and device `number` pulls that newer
+    /// version. The late answer must not replace it (the pull's cursor is already past it): the
+    /// device must show at least what the other device wrote, and it must converge at the end.
+    mutating func overlap(on number: Int, step: Int) async {
+        let email = devices[number].email
+        guard let sibling = devices.indices.filter({ $0 != number && devices[$0].email == email }).randomElement(using: &random) else {
+            return note(step, "device \(number) has no other device of \(email) to race with")
+        }
+        guard let (course, lesson, _) = await recordProgress(on: number, step: step) else { return }
+        note(step, "device \(number) pushes, its answer slowed, while device \(sibling) writes the same lesson and device \(number) pulls")
+        _ = try? await server.inject(
+            .slowBody(chunks: 2, over: .milliseconds(300)), method: .put, path: "/v1/courses/*/progress", times: 1,
+            tenantID: classroom.tenantID)
+        let engine = devices[number].session.engine
+        async let pushed = engine.syncNow()
+        try? await Task.sleep(for: .milliseconds(30))
+        let other = await recordProgress(on: sibling, course: course, lesson: lesson, step: step)
+        let sent = await devices[sibling].session.engine.syncNow().sent
+        let pulled: Bool
+        do {
+            pulled = try await engine.refresh(.progress(courseID: course)) == nil
+        } catch {
+            pulled = false
+        }
+        note(step, "device \(sibling) sent \(sent); device \(number) pulled \(pulled ? "to the end" : "short") and pushed \(await pushed.sent)")
+        guard let other, sent > 0, pulled else { return }
+        let session = devices[number].session
+        let shown = (try? await session.progress.lessons(courseID: course))?.value.first { $0.lessonId == lesson }
+        guard (shown?.watchedSeconds ?? -1) < other.watched else { return }
+        // The server may have refused either write (the course was unpublished, say): a device shows it.
+        let key = "\(course)/\(lesson)"
+        var shownRefused = false
+        for device in [number, sibling] where (try? await refusedKeys(devices[device].session))?.contains(key) == true {
+            shownRefused = true
+        }
+        let listed = (try? await session.courses.list().value.contains { $0.id == course }) ?? true
+        if shownRefused || !listed {
+            note(step, "  device \(number) reads \(shown.map { "\($0.watchedSeconds) s" } ?? "nothing"): \(shownRefused ? "a write was refused" : "the course is gone")")
+        } else {
+            violation(step, "device \(number) pulled \(other.watched) s on \(key) (written on device \(sibling)) and reads \(shown.map { "\($0.watchedSeconds) s v\($0.version)" } ?? "nothing")")
         }
     }
 }

@@ -263,6 +263,9 @@ extension SimulationRun {
         try? await Task.sleep(for: .milliseconds(30))
         let other = await recordProgress(on: sibling, course: course, lesson: lesson, step: step)
         let sent = await devices[sibling].session.engine.syncNow().sent
+        // Sent means some write of the other device's: its write of this lesson reached the server
+        // only if none of it waits any more (a fault may have cut that one off).
+        let waiting = (try? await devices[sibling].session.engine.outbox.pending().contains { $0.resource == .progress(course: course, lesson: lesson) }) ?? true
         let pulled: Bool
         do {
             pulled = try await engine.refresh(.progress(courseID: course)) == nil
@@ -270,7 +273,7 @@ extension SimulationRun {
             pulled = false
         }
         note(step, "device \(sibling) sent \(sent); device \(number) pulled \(pulled ? "to the end" : "short") and pushed \(await pushed.sent)")
-        guard let other, sent > 0, pulled else { return }
+        guard let other, sent > 0, !waiting, pulled else { return }
         let session = devices[number].session
         let shown = (try? await session.progress.lessons(courseID: course))?.value.first { $0.lessonId == lesson }
         guard (shown?.watchedSeconds ?? -1) < other.watched else { return }

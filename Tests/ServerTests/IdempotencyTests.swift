@@ -60,6 +60,14 @@ import Testing
             #expect(creations.map(\.status) == [201, 201, 201])
             #expect(creations.map(\.idempotencyKey) == ["log-geo-1", "log-geo-1", nil])
             #expect(creations.map(\.replayed) == [false, true, nil])
+
+            // And a key past the 255 characters a key may have is refused, and kept cut to 255
+            let long = String(repeating: "k", count: 4_000)
+            let refused = try await client.send(.post, "/v1/courses", as: teacher, body: Self.courseBody, headers: .idempotencyKey(long))
+            #expect(refused.status == .badRequest)
+            let after = try await client.send(.get, "/__dev/requests?after=\(tail.latestSequence)").decode(DevConsoleDataTests.Tail.self)
+            let kept = try #require(after.items.first { $0.method == "POST" && $0.route == "/v1/courses" })
+            #expect(kept.idempotencyKey == String(repeating: "k", count: 255))
         }
     }
 

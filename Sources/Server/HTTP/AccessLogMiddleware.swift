@@ -29,7 +29,8 @@ struct AccessLogMiddleware: RouterMiddleware {
         let firedFault = notesFaults ? FiredFaultNote() : nil
         context.firedFault = firedFault
         let response = try await next(request, context)
-        let idempotencyKey = request.headers[.idempotencyKey]
+        // At most a valid key's 255 characters: the ring keeps 500 entries whatever clients send.
+        let idempotencyKey = request.headers[.idempotencyKey].map { String($0.prefix(255)) }
         let entry = AccessLogEntry(
             timestamp: now(), requestID: context.requestID, tenant: ClaimedTenant.of(request, verified: verifiedTokens),
             method: request.method.rawValue, route: routes.label(for: context), status: Int(response.status.code),

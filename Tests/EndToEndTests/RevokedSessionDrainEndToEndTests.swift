@@ -109,4 +109,39 @@ import Testing
             }
         }
     }
+
+    @Test("a read's refresh that finds the session ended elsewhere says signed out at once, and signing in again clears it before any sync")
+    func revokedSessionFoundByARead() async throws {
+        try await withTemporaryDirectory { root in
+            try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+                let view = try await serverView(server.baseURL)
+                let mine: Page<EnrolledCourse> = try await view.execute(endpoint: .Users.myCourses(limit: 100))
+                let courseID = try #require(mine.items.first?.course.id)
+                let client = EduGoClient(
+                    configuration: APIConfiguration(baseURL: server.baseURL, tenantID: "demo", retryPolicy: .none, readRefresh: patientReads),
+                    dataDirectory: root, environment: fastEnvironment)
+                let session = try await client.signIn(email: Demo.studentEmail, password: Demo.studentPassword)
+                #expect(await session.engine.syncNow().pullError == nil)
+                // Given the learner's password reset on another device, which ends every session of theirs
+                let auth = AuthService(client: view)
+                try await auth.forgotPassword(email: Demo.studentEmail)
+                try await auth.resetPassword(
+                    token: try await mailedToken(kind: "reset_password", to: Demo.studentEmail, client: view), newPassword: "Otra-Clave-2026")
+
+                // When the app refreshes a read (no drain, no sync): the only request of the device
+                await #expect(throws: NetworkError.sessionExpired) {
+                    try await session.engine.refresh(.progress(courseID: courseID))
+                }
+
+                // Then the status says signed out already (the app shows its sign-in)
+                #expect(session.engine.status.error == .signedOut)
+                #expect(session.engine.status.lastError == "signed out")
+
+                // When the learner signs in again on the same device: the same user's session goes on
+                let again = try await client.signIn(email: Demo.studentEmail, password: "Otra-Clave-2026")
+                // Then the status no longer says signed out, before any sync
+                #expect(again.engine.status.error == nil)
+            }
+        }
+    }
 }

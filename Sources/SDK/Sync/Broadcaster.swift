@@ -10,6 +10,7 @@ final class Broadcaster<Value: Sendable>: Sendable {
     private struct State {
         var current: Value?
         var continuations: [Int: AsyncStream<Value>.Continuation] = [:]
+        var observers: [Int: @Sendable (Value) -> Bool] = [:]
         var nextID = 0
     }
 
@@ -47,8 +48,21 @@ final class Broadcaster<Value: Sendable>: Sendable {
 
     /// Publishes `event` to every stream (an event broadcaster's way to publish).
     func emit(_ event: Value) {
-        let targets = state.withLock { Array($0.continuations.values) }
+        let (targets, observers) = state.withLock { (Array($0.continuations.values), $0.observers) }
         for continuation in targets { continuation.yield(event) }
+        for (id, observer) in observers where !observer(event) {
+            _ = state.withLock { $0.observers.removeValue(forKey: id) }
+        }
+    }
+
+    /// Calls `observer` with every event ``emit(_:)`` publishes from now on, synchronously, before
+    /// `emit` returns (no task in between: what it changes is changed when the emitter goes on),
+    /// until it returns `false`.
+    func observe(_ observer: @escaping @Sendable (Value) -> Bool) {
+        state.withLock { state in
+            state.nextID += 1
+            state.observers[state.nextID] = observer
+        }
     }
 
     /// Applies `change` to a state broadcaster's value and publishes the result when it differs.

@@ -70,6 +70,33 @@ public actor SyncEngine {
         self.parallelResources = max(1, parallelResources)
         self.outbox = Outbox(store: store, now: environment.now)
         self.openedAt = environment.now()
+        Self.followSession(of: client, userID: store.userID, into: statusBroadcaster)
+    }
+
+    /// Keeps `status.error` at ``SyncError/signedOut`` from the moment the server ends the session
+    /// (whichever request found it: a drain, a pull, a read's refresh, a download) until `userID`
+    /// signs in again on the same client. The client's session events are observed synchronously
+    /// (no task), for as long as the engine's status exists.
+    private static func followSession(of client: APIClient, userID: String, into status: Broadcaster<SyncStatus>) {
+        client.events.observe { [weak status] event in
+            guard let status else { return false }
+            switch event {
+            case .sessionExpired:
+                status.update { status in
+                    status.error = .signedOut
+                    status.lastError = SyncError.signedOut.description
+                }
+            case .signedIn(let signedIn) where signedIn == userID:
+                status.update { status in
+                    guard status.error == .signedOut else { return }
+                    status.error = nil
+                    status.lastError = nil
+                }
+            default:
+                break
+            }
+            return true
+        }
     }
 
     /// When this engine (its session) started: data fetched before it came from an earlier run.

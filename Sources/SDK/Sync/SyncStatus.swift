@@ -15,7 +15,8 @@ public struct SyncStatus: Sendable, Equatable {
     /// where ``AppPreferences/lastSyncDate`` keeps it, so it is the same across launches.
     public var lastSyncAt: Date?
     /// Why the last drain stopped short, `nil` when it sent everything it could; ``SyncError/signedOut``
-    /// whenever the session is found ended (by a drain or a pull), until the user signs in again.
+    /// from the moment any request of the session (a drain, a pull, a read, a download) finds it ended,
+    /// until the user signs in again.
     public var error: SyncError?
     /// ``error`` as text, for display.
     public var lastError: String?

@@ -84,9 +84,49 @@ public enum EduGoSimulation {
         /// the same lesson and this one pulls it (an older answer landing after a newer state),
         /// then a read that must show the newer state.
         public var overlap = 4
+        /// The teacher renames, deletes or adds a lesson of a course.
+        public var lessons = 4
+        /// The teacher deletes a course and creates another, published, with two lessons.
+        public var courseDelete = 1
+        /// A student resets their password (every session of theirs ends; their devices sign in again).
+        public var passwordReset = 1
 
         /// The standard mix.
         public init() {}
+
+        /// The standard mix with some weights changed by a list such as `"restore=0,faults=10"`
+        /// (each name as the property is spelled; unknown names and malformed pairs are reported).
+        ///
+        /// - Throws: ``WeightsError`` naming the first pair it cannot use.
+        public init(parsing list: String) throws {
+            for pair in list.split(separator: ",") {
+                let parts = pair.split(separator: "=", omittingEmptySubsequences: false)
+                guard parts.count == 2, let path = Self.named[String(parts[0])], let weight = Int(parts[1]), weight >= 0 else {
+                    throw WeightsError(pair: String(pair))
+                }
+                self[keyPath: path] = weight
+            }
+        }
+
+        static var named: [String: WritableKeyPath<Weights, Int>] {
+            [
+                "progress": \.progress, "profile": \.profile, "enroll": \.enroll, "syncNow": \.syncNow,
+                "syncTogether": \.syncTogether, "pull": \.pull, "run": \.run, "appKill": \.appKill,
+                "teacherEdit": \.teacherEdit, "publish": \.publish, "faults": \.faults, "clearFaults": \.clearFaults,
+                "restart": \.restart, "snapshot": \.snapshot, "restore": \.restore, "clock": \.clock,
+                "signOut": \.signOut, "overlap": \.overlap, "lessons": \.lessons, "courseDelete": \.courseDelete,
+                "passwordReset": \.passwordReset,
+            ]
+        }
+    }
+
+    /// A weight list ``Weights/init(parsing:)`` could not use.
+    public struct WeightsError: Error, CustomStringConvertible {
+        /// The pair it could not use.
+        public var pair: String
+        public var description: String {
+            "cannot use weight \"\(pair)\": write name=number with a name of EduGoSimulation.Weights (such as restore=0)"
+        }
     }
 
     /// One of the app's own operations: a name for the log, a weight, and what it does with a device.

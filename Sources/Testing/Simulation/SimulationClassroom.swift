@@ -45,10 +45,17 @@ struct SimulationClassroom: Sendable {
         return page.items.sorted { $0.title < $1.title }
     }
 
-    /// Changes course `id` as the teacher (`If-Match: *`: the teacher's edit is not the subject).
-    func edit(_ id: String, _ members: [String: Any]) async throws -> Int {
-        let body = try JSONSerialization.data(withJSONObject: members)
-        return try await asTeacher { try await $0.send(endpoint: .Courses.update(id), body: body, headers: ["If-Match": "*"]).statusCode }
+    /// Sends `endpoint` as the teacher, with `members` as its JSON body and `If-Match: *` (the
+    /// teacher's edit is not the subject).
+    func teacherSends(_ endpoint: Endpoint, _ members: [String: Any]? = nil) async throws -> APIResponse {
+        let body = try members.map { try JSONSerialization.data(withJSONObject: $0) }
+        return try await asTeacher { try await $0.send(endpoint: endpoint, body: body, headers: ["If-Match": "*"]) }
+    }
+
+    /// The lessons of course `id` as the teacher sees them, in the course's order.
+    func lessons(of id: String) async throws -> [Lesson] {
+        let list: LessonList = try await asTeacher { try await $0.execute(endpoint: .Courses.lessons(id)) }
+        return list.items.sorted { ($0.order, $0.title) < ($1.order, $1.title) }
     }
 
     /// Runs `call` as the teacher, signing in again once when the session is gone (a restore of a

@@ -44,9 +44,13 @@ extension SimulationRun {
                 for device in devices { group.addTask { _ = await device.session.engine.syncNow() } }
             }
         case .pull:
-            let course = classroom.courseIDs.randomElement(using: &random) ?? ""
-            let reason = try? await engine.refresh(.progress(courseID: course))
-            note(step, "device \(number) refreshes progress of \(course): \(reason.map { "\($0 as Any)" } ?? "fresh")")
+            let course = courseIDs.randomElement(using: &random) ?? ""
+            do {
+                let reason = try await engine.refresh(.progress(courseID: course))
+                note(step, "device \(number) refreshes progress of \(course): \(reason.map { "stale, \($0)" } ?? "fresh")")
+            } catch {
+                note(step, "device \(number) refreshes progress of \(course): failed, \(error)")
+            }
         case .run:
             let milliseconds = Int.random(in: 20...300, using: &random)
             note(step, "device \(number) runs its sync loop for \(milliseconds) ms")
@@ -60,7 +64,7 @@ extension SimulationRun {
             let client = makeClient(number)
             do {
                 if let session = try await client.resumeSession() {
-                    devices[number] = SimDevice(client: client, session: session, email: device.email, restoresAtSignIn: device.restoresAtSignIn)
+                    devices[number] = SimDevice(client: client, session: session, email: device.email, endingsAtSignIn: device.endingsAtSignIn)
                 } else {
                     violation(step, "device \(number) reopened without its session")
                 }
@@ -68,15 +72,21 @@ extension SimulationRun {
                 violation(step, "device \(number) could not reopen its store: \(error)")
             }
         case .teacherEdit:
-            let course = classroom.courseIDs.randomElement(using: &random) ?? ""
+            let course = courseIDs.randomElement(using: &random) ?? ""
             let title = "Course \(course.prefix(4)) rev \(step)"
-            let status = (try? await classroom.edit(course, ["title": title])) ?? 0
+            let status = (try? await classroom.teacherSends(.Courses.update(course), ["title": title]).statusCode) ?? 0
             note(step, "the teacher renames \(course) to \(title): \(status)")
         case .publish:
-            let course = classroom.courseIDs.randomElement(using: &random) ?? ""
+            let course = courseIDs.randomElement(using: &random) ?? ""
             let published = random.chance(0.6)
-            let status = (try? await classroom.edit(course, ["published": published])) ?? 0
+            let status = (try? await classroom.teacherSends(.Courses.update(course), ["published": published]).statusCode) ?? 0
             note(step, "the teacher sets \(course) published \(published): \(status)")
+        case .lessons:
+            await editLessons(step: step)
+        case .courseDelete:
+            await replaceCourse(step: step)
+        case .passwordReset:
+            await resetPassword(step: step)
         case .faults:
             await armFault(step: step)
         case .clearFaults:
@@ -189,58 +199,6 @@ extension SimulationRun {
         }
         note(step, "fault \(fault) on \(path) for the next \(times) requests")
         _ = try? await server.inject(fault, path: path, times: times, probability: 0.5, seed: seed, tenantID: classroom.tenantID)
-    }
-
-    /// Signs device `number` in again, as its app would ask its user to, when its session ended (a
-    /// restored snapshot that predates its last token rotation ends it): its unsent writes wait in
-    /// its store for exactly that. A session that ended with no restore since it signed in is
-    /// noted in the log (its refresh tokens last 30 days, far past any run's clock moves): not yet
-    /// a violation, because one such sign-out on unmutated code is still unexplained
-    /// (CONSISTENCY.md).
-    mutating func signInAgainIfSignedOut(_ number: Int, step: Int, timeout: Duration = requestTimeout) async {
-        let device = devices[number]
-        guard device.session.engine.status.error == .signedOut else { return }
-        note(step, "device \(number) was signed out and signs in again")
-        if device.restoresAtSignIn == restores {
-            note(step, "  no snapshot was restored since it signed in: unexplained")
-        }
-        do {
-            let (client, session) = try await signIn(number, as: device.email, syncing: false, timeout: timeout)
-            devices[number] = SimDevice(client: client, session: session, email: device.email, restoresAtSignIn: restores)
-        } catch where step < options.steps {
-            note(step, "  the sign-in failed (\(error)); the device stays signed out for now")
-        } catch {
-            violation(step, "device \(number) could not sign in again with the faults gone: \(error)")
-        }
-    }
-
-    /// Signs device `number` out, as its user would, and in again as one of the students (the same
-    /// one or the other): refused while its writes wait, dead letters or conflicts exist (they must
-    /// reach the server first, or its user must see them), so nothing written is lost by it.
-    mutating func signOutAndIn(_ number: Int, step: Int) async {
-        let device = devices[number]
-        if random.chance(0.5) { _ = await device.session.engine.syncNow() }
-        let email = SimulationClassroom.students.randomElement(using: &random) ?? device.email
-        note(step, "device \(number) signs out, to sign in as \(email)")
-        do {
-            try await device.client.signOut()
-        } catch let refusal as SignOutError {
-            return note(step, "  refused: \(refusal)")
-        } catch {
-            // Signed out on the device; the server could not be told (the session ends there by expiry).
-            note(step, "  signed out offline: \(error)")
-        }
-        for attempt in 1...10 {
-            do {
-                let (client, session) = try await signIn(number, as: email, syncing: false)
-                devices[number] = SimDevice(client: client, session: session, email: email, restoresAtSignIn: restores)
-                return
-            } catch where attempt < 10 {
-                note(step, "  sign-in attempt \(attempt) failed: \(error)")
-            } catch {
-                violation(step, "device \(number) could not sign in as \(email) after 10 attempts: \(error)")
-            }
-        }
     }
 
     /// An older answer landing after a newer state: device `number`'s write is answered slowly

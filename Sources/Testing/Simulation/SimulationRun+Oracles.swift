@@ -57,7 +57,7 @@ extension SimulationRun {
                 violation(step, "device \(number) reopened without its session")
                 continue
             }
-            devices[number] = SimDevice(client: client, session: session, email: device.email, restoresAtSignIn: device.restoresAtSignIn)
+            devices[number] = SimDevice(client: client, session: session, email: device.email, endingsAtSignIn: device.endingsAtSignIn)
         }
         for number in devices.indices {
             var drained = false
@@ -126,12 +126,14 @@ extension SimulationRun {
     }
 
     /// Every progress write of `email` since the last restore is on the server (a watch time at
-    /// least as large, a completion kept), unless one of the user's devices shows it refused or the
-    /// course is no longer the learner's to see.
+    /// least as large, a completion kept), unless one of the user's devices shows it refused, or
+    /// the course or the lesson is no longer the learner's to see (deleted, unpublished).
     mutating func checkNothingLost(email: String, server: DeviceView, refused: Set<String>, step: Int) {
         for (key, written) in progressWritten[email] ?? [:] where !refused.contains(key) {
             let course = String(key.prefix { $0 != "/" })
-            guard server.enrolled.contains(course), server.courses.contains(where: { $0.hasPrefix("\(course) ") }) else { continue }
+            guard server.enrolled.contains(course), server.courses.contains(where: { $0.hasPrefix("\(course) ") }),
+                server.lessons.contains(where: { $0.hasPrefix("\(key) ") })
+            else { continue }
             let held = server.progress.first { $0.hasPrefix("\(key) ") }
             let watched = held.flatMap { Int($0.split(separator: " ")[1]) } ?? -1
             if watched < written.watched || (written.completed && held?.contains("completed true") != true) {

@@ -8,6 +8,7 @@ struct SimulationRun {
     enum Kind: Equatable {
         case progress, profile, enroll, syncNow, syncTogether, pull, run, appKill
         case teacherEdit, publish, faults, clearFaults, restart, snapshot, restore, clock, signOut, overlap
+        case lessons, courseDelete, passwordReset
         case custom(Int)
     }
 
@@ -16,9 +17,9 @@ struct SimulationRun {
         var client: EduGoClient
         var session: OfflineSession
         var email: String
-        /// How many snapshots had been restored when this session signed in: a session ends by
-        /// itself only when a restore took its refresh token's rotation back.
-        var restoresAtSignIn = 0
+        /// How many things that end sessions (snapshot restores, resets of its user's password) had
+        /// happened when this session signed in: a session ends by itself only after one more.
+        var endingsAtSignIn = 0
     }
 
     let options: EduGoSimulation.Options
@@ -26,6 +27,9 @@ struct SimulationRun {
     let root: URL
     let classroom: SimulationClassroom
     var devices: [SimDevice] = []
+    /// Every course the run made or found, in that order (the teacher's edits pick from it; a
+    /// deleted one stays, so edits also meet courses that are gone, or back after a restore).
+    var courseIDs: [String]
     var random: SimulationRandom
     var log: [String] = []
     var violations: [String] = []
@@ -38,6 +42,8 @@ struct SimulationRun {
     var snapshot: EduGoTestServer.Snapshot?
     /// How many snapshots were restored so far.
     var restores = 0
+    /// Per user: how often their password was reset (which ends every session of theirs).
+    var passwordResets: [String: Int] = [:]
     /// The access log's position checked so far.
     var checkedRequests = 0
     /// Per `Idempotency-Key` since the last restore: how often the server ran its handler to a 2xx.
@@ -56,6 +62,7 @@ struct SimulationRun {
         self.root = root
         random = SimulationRandom(seed: options.seed)
         classroom = try await SimulationClassroom(server: server)
+        courseIDs = classroom.courseIDs
         for number in 0..<options.devices {
             let email = SimulationClassroom.students[number % SimulationClassroom.students.count]
             let (client, session) = try await signIn(number, as: email, syncing: true)
@@ -128,6 +135,7 @@ struct SimulationRun {
             (.teacherEdit, weights.teacherEdit), (.publish, weights.publish), (.faults, weights.faults),
             (.clearFaults, weights.clearFaults), (.restart, weights.restart), (.snapshot, weights.snapshot),
             (.restore, weights.restore), (.clock, weights.clock), (.signOut, weights.signOut), (.overlap, weights.overlap),
+            (.lessons, weights.lessons), (.courseDelete, weights.courseDelete), (.passwordReset, weights.passwordReset),
         ]
         table += options.operations.enumerated().map { (.custom($0.offset), $0.element.weight) }
         let total = table.map { max(0, $0.1) }.reduce(0, +)
@@ -138,6 +146,12 @@ struct SimulationRun {
             pick -= weight
         }
         return .syncNow
+    }
+
+    /// How many session-ending events concern `email`'s sessions so far: every restore, and the
+    /// resets of their password.
+    func sessionEndings(of email: String) -> Int {
+        restores + passwordResets[email, default: 0]
     }
 
     mutating func note(_ step: Int, _ line: String) {

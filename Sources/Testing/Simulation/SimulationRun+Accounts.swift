@@ -1,0 +1,79 @@
+import EduGoSDK
+import Foundation
+
+/// Sessions coming and going: a device signed out by a restore or a password reset signs in
+/// again, a user signs out and in as someone else, a password is reset.
+extension SimulationRun {
+    /// Signs device `number` in again, as its app would ask its user to, when its session ended (a
+    /// restored snapshot that predates its last token rotation ends it): its unsent writes wait in
+    /// its store for exactly that. A session that ended with no restore since it signed in is
+    /// noted in the log (its refresh tokens last 30 days, far past any run's clock moves): not yet
+    /// a violation, because one such sign-out on unmutated code is still unexplained
+    /// (CONSISTENCY.md).
+    mutating func signInAgainIfSignedOut(_ number: Int, step: Int, timeout: Duration = requestTimeout) async {
+        let device = devices[number]
+        guard device.session.engine.status.error == .signedOut else { return }
+        note(step, "device \(number) was signed out and signs in again")
+        if device.endingsAtSignIn == sessionEndings(of: device.email) {
+            note(step, "  no snapshot was restored and no password reset since it signed in: unexplained")
+        }
+        do {
+            let (client, session) = try await signIn(number, as: device.email, syncing: false, timeout: timeout)
+            devices[number] = SimDevice(client: client, session: session, email: device.email, endingsAtSignIn: sessionEndings(of: device.email))
+        } catch where step < options.steps {
+            note(step, "  the sign-in failed (\(error)); the device stays signed out for now")
+        } catch {
+            violation(step, "device \(number) could not sign in again with the faults gone: \(error)")
+        }
+    }
+
+    /// Signs device `number` out, as its user would, and in again as one of the students (the same
+    /// one or the other): refused while its writes wait, dead letters or conflicts exist (they must
+    /// reach the server first, or its user must see them), so nothing written is lost by it.
+    mutating func signOutAndIn(_ number: Int, step: Int) async {
+        let device = devices[number]
+        if random.chance(0.5) { _ = await device.session.engine.syncNow() }
+        let email = SimulationClassroom.students.randomElement(using: &random) ?? device.email
+        note(step, "device \(number) signs out, to sign in as \(email)")
+        do {
+            try await device.client.signOut()
+        } catch let refusal as SignOutError {
+            return note(step, "  refused: \(refusal)")
+        } catch {
+            // Signed out on the device; the server could not be told (the session ends there by expiry).
+            note(step, "  signed out offline: \(error)")
+        }
+        for attempt in 1...10 {
+            do {
+                let (client, session) = try await signIn(number, as: email, syncing: false)
+                devices[number] = SimDevice(client: client, session: session, email: email, endingsAtSignIn: sessionEndings(of: email))
+                return
+            } catch where attempt < 10 {
+                note(step, "  sign-in attempt \(attempt) failed: \(error)")
+            } catch {
+                violation(step, "device \(number) could not sign in as \(email) after 10 attempts: \(error)")
+            }
+        }
+    }
+
+    /// A student forgets their password and resets it from the mail (to the same one, so every
+    /// device can sign in again): every session of theirs ends, and their devices find out at their
+    /// next refresh, with their unsent writes kept for when they sign in again.
+    mutating func resetPassword(step: Int) async {
+        let email = SimulationClassroom.students.randomElement(using: &random) ?? ""
+        note(step, "\(email) resets their password")
+        let auth = AuthService(client: APIClient(configuration: APIConfiguration(
+            baseURL: server.baseURL, tenantID: classroom.tenantID, timeout: .seconds(30), retryPolicy: .none)))
+        do {
+            try await auth.forgotPassword(email: email)
+            guard let mail = try await server.mailbox(tenantID: classroom.tenantID, to: email).first(where: { $0.kind == "reset_password" }) else {
+                return note(step, "  no reset mail came")
+            }
+            // Counted before it is sent: a reset whose answer is lost has still ended the sessions.
+            passwordResets[email, default: 0] += 1
+            try await auth.resetPassword(token: mail.token, newPassword: SimulationClassroom.password)
+        } catch {
+            note(step, "  failed: \(error)")
+        }
+    }
+}

@@ -144,4 +144,44 @@ import Testing
             }
         }
     }
+
+    @Test("a sign-out after the server ended the session is refused while its writes wait, and signing in again sends them")
+    func signOutOfAnEndedSessionKeepsItsWrites() async throws {
+        try await withTemporaryDirectory { root in
+            try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+                let view = try await serverView(server.baseURL)
+                let client = EduGoClient(
+                    configuration: APIConfiguration(baseURL: server.baseURL, tenantID: "demo", retryPolicy: .none, readRefresh: patientReads),
+                    dataDirectory: root, environment: fastEnvironment)
+                let session = try await client.signIn(email: Demo.studentEmail, password: Demo.studentPassword)
+                // Given a write queued, then the learner's password reset on another device
+                _ = try await session.profile.update(firstName: "Pendiente")
+                let auth = AuthService(client: view)
+                try await auth.forgotPassword(email: Demo.studentEmail)
+                try await auth.resetPassword(
+                    token: try await mailedToken(kind: "reset_password", to: Demo.studentEmail, client: view), newPassword: "Otra-Clave-2026")
+                // And the device found out: its drain met the refusal and its tokens are gone
+                _ = await session.engine.syncNow()
+                #expect(session.engine.status.error == .signedOut)
+                #expect(await client.api.session.currentTokens() == nil)
+
+                // When the user signs out (to hand the device to someone else)
+                // Then it is refused, naming the waiting write, which stays queued
+                await #expect(throws: SignOutError.pendingChanges(count: 1, deadLetters: 0, conflicts: 0)) {
+                    try await client.signOut()
+                }
+                #expect(try await session.engine.outbox.pending().map(\.resource) == [.profile])
+
+                // When the learner signs in again on the device and it syncs
+                let again = try await client.signIn(email: Demo.studentEmail, password: "Otra-Clave-2026")
+                #expect(await again.engine.syncNow().sent == 1)
+                // Then the server holds the write, and now the sign-out goes through
+                let fresh = try await serverView(server.baseURL, password: "Otra-Clave-2026")
+                let me: User = try await fresh.execute(endpoint: .Users.me)
+                #expect(me.firstName == "Pendiente")
+                try await client.signOut()
+                #expect(try await client.resumeSession() == nil)
+            }
+        }
+    }
 }

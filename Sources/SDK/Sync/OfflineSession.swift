@@ -200,7 +200,9 @@ public final class EduGoClient: Sendable {
 
     /// Signs out: seals the user's local store, stops the session's ``OfflineSession/run()`` and
     /// waits for it, revokes the session on the server (when reachable), forgets the tokens and
-    /// deletes the store.
+    /// deletes the store. The open session counts even when the server already ended it (a
+    /// password reset elsewhere): its waiting writes refuse the sign-out until its user signs in
+    /// again and they are sent, or they are discarded.
     ///
     /// The check for waiting work and the seal are one store transaction: a write made before it
     /// makes sign-out refuse; a write attempted after it fails (the store accepts none), so no
@@ -216,7 +218,9 @@ public final class EduGoClient: Sendable {
             } catch {
                 return (nil, .failure(error))
             }
-            guard let session = resumed else { return (current, await self.logout()) }
+            // A session the server ended (its tokens are gone) is still the open store's user:
+            // its waiting writes refuse the sign-out just the same.
+            guard let session = resumed ?? current else { return (nil, await self.logout()) }
             do {
                 let outcome = try await session.store.sealUnlessPending(
                     discarding: discardingPendingChanges, at: self.environment.now())

@@ -108,6 +108,16 @@ public enum EduGoSimulation {
             }
         }
 
+        /// The weights that differ from the standard mix, as ``init(parsing:)`` reads them
+        /// (`"restore=0,faults=10"`; empty for the standard mix).
+        public var changes: String {
+            let standard = Weights()
+            return Self.named.sorted { $0.key < $1.key }
+                .filter { self[keyPath: $0.value] != standard[keyPath: $0.value] }
+                .map { "\($0.key)=\(self[keyPath: $0.value])" }
+                .joined(separator: ",")
+        }
+
         static var named: [String: WritableKeyPath<Weights, Int>] {
             [
                 "progress": \.progress, "profile": \.profile, "enroll": \.enroll, "syncNow": \.syncNow,
@@ -161,7 +171,11 @@ public enum EduGoSimulation {
         public var seed: UInt64
         /// Its size.
         public var devices: Int
-        /// Each operation as it ran, in order.
+        /// How many operations were drawn.
+        public var steps: Int
+        /// The mix they were drawn from.
+        public var weights: Weights
+        /// Each operation as it ran, in order (with the checks at the end).
         public var log: [String]
         /// Every guarantee a check found broken, with the step it was found at.
         public var violations: [String]
@@ -170,11 +184,13 @@ public enum EduGoSimulation {
 
         /// How to run this seed again.
         public var replay: String {
-            "EDUGO_SIM_SEED=\(seed) EDUGO_SIM_DEVICES=\(devices) EDUGO_SIM_STEPS=\(log.count) swift test --filter SimulationTests"
+            let changed = weights.changes
+            return "EDUGO_SIM_SEED=\(seed) EDUGO_SIM_DEVICES=\(devices) EDUGO_SIM_STEPS=\(steps)"
+                + (changed.isEmpty ? "" : " EDUGO_SIM_WEIGHTS=\(changed)") + " swift test --filter SimulationTests"
         }
 
         public var description: String {
-            var lines = ["simulation seed \(seed), \(devices) devices, \(log.count) steps, \(violations.count) violations (\(duration))"]
+            var lines = ["simulation seed \(seed), \(devices) devices, \(steps) steps, \(violations.count) violations (\(duration))"]
             lines += violations.map { "  violation: \($0)" }
             lines.append("  replay: \(replay)")
             lines += log.enumerated().map { "  \($0.offset): \($0.element)" }
@@ -198,7 +214,9 @@ public enum EduGoSimulation {
             var run = try await SimulationRun(options: options, server: server, root: root)
             try await run.play()
             await server.shutdown()
-            return Report(seed: options.seed, devices: options.devices, log: run.log, violations: run.violations, duration: ContinuousClock.now - started)
+            return Report(
+                seed: options.seed, devices: options.devices, steps: options.steps, weights: options.weights, log: run.log,
+                violations: run.violations, duration: ContinuousClock.now - started)
         } catch {
             await server.shutdown()
             throw error

@@ -1,3 +1,4 @@
+import EduGoTesting
 import Foundation
 
 /// `EduGoBenchmarks sdk [--runs N] [--json FILE]`: measures the SDK's costs and prints a
@@ -10,12 +11,14 @@ import Foundation
 /// against a running server (`Benchmarks/live` starts one and measures the server's side).
 /// `EduGoBenchmarks devstate [--runs N]` measures a test's setup through `EduGoTesting` and
 /// tenant snapshots (``DevStateBenchmarks``).
+/// `EduGoBenchmarks simulate --seeds 1-10000 [--devices 10] [--steps 100] [--parallel 4]
+/// [--weights restore=0]` sweeps seeded classrooms (``SimulationSweep``); it exits 1 when a seed fails.
 @main
 struct EduGoBenchmarks {
     static func main() async throws {
         var arguments = Array(CommandLine.arguments.dropFirst())
-        guard let mode = arguments.first, ["sdk", "drain", "enqueue", "sync", "live", "devstate", "feed"].contains(mode) else {
-            FileHandle.standardError.write(Data("usage: EduGoBenchmarks sdk|drain|enqueue|sync|live|devstate|feed [--runs N] [--json FILE] [--url URL --writes N]\n".utf8))
+        guard let mode = arguments.first, ["sdk", "drain", "enqueue", "sync", "live", "devstate", "feed", "simulate"].contains(mode) else {
+            FileHandle.standardError.write(Data("usage: EduGoBenchmarks sdk|drain|enqueue|sync|live|devstate|feed|simulate [--runs N] [--json FILE] [--url URL --writes N] [--seeds A-B --devices N --steps N --parallel N --weights LIST]\n".utf8))
             exit(1)
         }
         arguments.removeFirst()
@@ -23,6 +26,7 @@ struct EduGoBenchmarks {
         var jsonPath: String?
         var url: URL?
         var writes = 200
+        var sweep = SimulationSweep(seeds: 1...100, devices: 10, steps: 100, parallel: 4, weights: .init())
         while let flag = arguments.first {
             arguments.removeFirst()
             switch flag {
@@ -30,8 +34,25 @@ struct EduGoBenchmarks {
             case "--json": jsonPath = arguments.removeFirst()
             case "--url": url = URL(string: arguments.removeFirst())
             case "--writes": writes = Int(arguments.removeFirst()) ?? writes
+            case "--seeds":
+                let bounds = arguments.removeFirst().split(separator: "-").compactMap { UInt64($0) }
+                if let first = bounds.first, let last = bounds.last, first <= last { sweep.seeds = first...last }
+            case "--devices": sweep.devices = Int(arguments.removeFirst()) ?? sweep.devices
+            case "--steps": sweep.steps = Int(arguments.removeFirst()) ?? sweep.steps
+            case "--parallel": sweep.parallel = Int(arguments.removeFirst()) ?? sweep.parallel
+            case "--weights": sweep.weights = try EduGoSimulation.Weights(parsing: arguments.removeFirst())
             default: break
             }
+        }
+
+        if mode == "simulate" {
+            let summary = await sweep.run { print($0) }
+            print("SWEEP seeds \(sweep.seeds.lowerBound)-\(sweep.seeds.upperBound), \(sweep.devices) devices x \(sweep.steps) steps, "
+                + "\(sweep.parallel) at once: \(summary.seeds) seeds in \(format(summary.seconds)) s, "
+                + "\(format(summary.seedsPerMinute)) seeds/min, \(format(summary.operationsPerSecond)) operations/s, "
+                + "\(summary.violations) violations in \(summary.failingSeeds.count) seeds \(summary.failingSeeds), \(summary.errors.count) errors")
+            if !summary.failingSeeds.isEmpty || !summary.errors.isEmpty { exit(1) }
+            return
         }
 
         if mode == "devstate" {

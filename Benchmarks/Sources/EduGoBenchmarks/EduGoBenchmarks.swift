@@ -46,6 +46,8 @@ struct EduGoBenchmarks {
         }
 
         if mode == "simulate" {
+            // Line by line even into a file or a pipe: a long sweep shows how far it got as it goes.
+            setvbuf(stdout, nil, _IOLBF, 0)
             let summary = await sweep.run { print($0) }
             print("SWEEP seeds \(sweep.seeds.lowerBound)-\(sweep.seeds.upperBound), \(sweep.devices) devices x \(sweep.steps) steps, "
                 + "\(sweep.parallel) at once: \(summary.seeds) seeds in \(format(summary.seconds)) s, "

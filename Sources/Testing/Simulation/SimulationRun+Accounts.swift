@@ -4,12 +4,11 @@ import Foundation
 /// Sessions coming and going: a device signed out by a restore or a password reset signs in
 /// again, a user signs out and in as someone else, a password is reset.
 extension SimulationRun {
-    /// Signs device `number` in again, as its app would ask its user to, when its session ended (a
-    /// restored snapshot that predates its last token rotation ends it): its unsent writes wait in
-    /// its store for exactly that. A session that ended with no restore since it signed in is
-    /// noted in the log (its refresh tokens last 30 days, far past any run's clock moves): not yet
-    /// a violation, because one such sign-out on unmutated code is still unexplained
-    /// (CONSISTENCY.md).
+    /// Signs device `number` in again, as its app would ask its user to, when its status says the
+    /// session ended (a restored snapshot that predates its last token rotation, or a reset of its
+    /// user's password, ends it): its unsent writes wait in its store for exactly that. A session
+    /// that ended with neither since it signed in is noted in the log: not yet a violation, because
+    /// one such sign-out on unmutated code is still unexplained (CONSISTENCY.md).
     mutating func signInAgainIfSignedOut(_ number: Int, step: Int, timeout: Duration = requestTimeout) async {
         let device = devices[number]
         guard device.session.engine.status.error == .signedOut else { return }
@@ -17,12 +16,10 @@ extension SimulationRun {
         if device.endingsAtSignIn == sessionEndings(of: device.email) {
             note(step, "  no snapshot was restored and no password reset since it signed in: unexplained")
         }
-        do {
-            let (client, session) = try await signIn(number, as: device.email, syncing: false, timeout: timeout)
-            devices[number] = SimDevice(client: client, session: session, email: device.email, endingsAtSignIn: sessionEndings(of: device.email))
-        } catch where step < options.steps {
+        guard let error = await replaceSession(of: number, signingInAs: device.email, step: step, timeout: timeout) else { return }
+        if step < options.steps {
             note(step, "  the sign-in failed (\(error)); the device stays signed out for now")
-        } catch {
+        } else {
             violation(step, "device \(number) could not sign in again with the faults gone: \(error)")
         }
     }
@@ -43,17 +40,28 @@ extension SimulationRun {
             // Signed out on the device; the server could not be told (the session ends there by expiry).
             note(step, "  signed out offline: \(error)")
         }
-        for attempt in 1...10 {
+        if let error = await replaceSession(of: number, signingInAs: email, step: step, attempts: 10) {
+            violation(step, "device \(number) could not sign in as \(email) after 10 attempts: \(error)")
+        }
+    }
+
+    /// Signs device `number` in as `email` and makes that its session, trying up to `attempts`
+    /// times (each failure but the last noted). Returns the last error when no try succeeded.
+    mutating func replaceSession(
+        of number: Int, signingInAs email: String, step: Int, timeout: Duration = requestTimeout, attempts: Int = 1
+    ) async -> (any Error)? {
+        var failure: (any Error)?
+        for attempt in 1...max(1, attempts) {
             do {
-                let (client, session) = try await signIn(number, as: email, syncing: false)
+                let (client, session) = try await signIn(number, as: email, syncing: false, timeout: timeout)
                 devices[number] = SimDevice(client: client, session: session, email: email, endingsAtSignIn: sessionEndings(of: email))
-                return
-            } catch where attempt < 10 {
-                note(step, "  sign-in attempt \(attempt) failed: \(error)")
+                return nil
             } catch {
-                violation(step, "device \(number) could not sign in as \(email) after 10 attempts: \(error)")
+                failure = error
+                if attempt < attempts { note(step, "  sign-in attempt \(attempt) failed: \(error)") }
             }
         }
+        return failure
     }
 
     /// A student forgets their password and resets it from the mail (to the same one, so every

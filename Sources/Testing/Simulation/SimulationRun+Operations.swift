@@ -37,7 +37,7 @@ extension SimulationRun {
             do { try await device.session.enrollment.enroll(courseID: course) } catch { note(step, "  failed: \(error)") }
         case .syncNow:
             let report = await engine.syncNow()
-            note(step, "device \(number) syncs: sent \(report.sent), pulled \(report.pulled)\(report.pullError.map { ", pull failed: \($0)" } ?? "")")
+            note(step, "device \(number) syncs: \(Self.describe(report))")
         case .syncTogether:
             note(step, "every device syncs at once")
             await withTaskGroup(of: Void.self) { group in

@@ -98,7 +98,7 @@ extension SimulationRun {
     }
 
     /// `syncNow()` on device `number`; when that finds the session ended (a restore took its
-    /// refresh token's rotation back), the device signs in again and syncs once more, as its
+    /// refresh token's rotation back, or a password reset ended it), the device signs in again and syncs once more, as its
     /// user would.
     mutating func syncSignedIn(_ number: Int, step: Int) async {
         var report = await devices[number].session.engine.syncNow()
@@ -106,7 +106,12 @@ extension SimulationRun {
             await signInAgainIfSignedOut(number, step: step, timeout: .seconds(30))
             report = await devices[number].session.engine.syncNow()
         }
-        note(step, "device \(number) syncs: sent \(report.sent), pulled \(report.pulled)\(report.pullError.map { ", pull failed: \($0)" } ?? "")")
+        note(step, "device \(number) syncs: \(Self.describe(report))")
+    }
+
+    /// A sync's report as the log shows it.
+    static func describe(_ report: SyncReport) -> String {
+        "sent \(report.sent), pulled \(report.pulled)\(report.pullError.map { ", pull failed: \($0)" } ?? "")"
     }
 
     /// A new device of `email`: signed in on an empty store, synced once.

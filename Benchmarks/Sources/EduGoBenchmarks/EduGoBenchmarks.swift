@@ -46,10 +46,10 @@ struct EduGoBenchmarks {
         }
 
         if mode == "simulate" {
-            // Line by line even into a file or a pipe: a long sweep shows how far it got as it goes.
-            setvbuf(stdout, nil, _IOLBF, 0)
-            let summary = await sweep.run { print($0) }
-            print("SWEEP seeds \(sweep.seeds.lowerBound)-\(sweep.seeds.upperBound), \(sweep.devices) devices x \(sweep.steps) steps, "
+            // Unbuffered, even into a file or a pipe: a long sweep shows how far it got as it goes.
+            let say: @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
+            let summary = await sweep.run(progress: say)
+            say("SWEEP seeds \(sweep.seeds.lowerBound)-\(sweep.seeds.upperBound), \(sweep.devices) devices x \(sweep.steps) steps, "
                 + "\(sweep.parallel) at once: \(summary.seeds) seeds in \(format(summary.seconds)) s, "
                 + "\(format(summary.seedsPerMinute)) seeds/min, \(format(summary.operationsPerSecond)) operations/s, "
                 + "\(summary.violations) violations in \(summary.failingSeeds.count) seeds \(summary.failingSeeds), \(summary.errors.count) errors")

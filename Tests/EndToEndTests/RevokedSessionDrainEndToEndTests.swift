@@ -184,4 +184,56 @@ import Testing
             }
         }
     }
+
+    @Test("a drain that ends on a timeout after another request found the session ended leaves the status at signed out")
+    func drainEndingLaterKeepsSignedOut() async throws {
+        try await withTemporaryDirectory { root in
+            try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+                let view = try await serverView(server.baseURL)
+                let mine: Page<EnrolledCourse> = try await view.execute(endpoint: .Users.myCourses(limit: 100))
+                let courseID = try #require(mine.items.first?.course.id)
+                let lessons: LessonList = try await view.execute(endpoint: .Courses.lessons(courseID))
+                let lessonID = try #require(lessons.items.first?.id)
+                let client = EduGoClient(
+                    configuration: APIConfiguration(
+                        baseURL: server.baseURL, tenantID: "demo", timeout: .milliseconds(400), retryPolicy: .none, readRefresh: patientReads),
+                    dataDirectory: root, environment: fastEnvironment)
+                let session = try await client.signIn(email: Demo.studentEmail, password: Demo.studentPassword)
+                // Given a queued write whose PUT the server will answer too late, and the learner's
+                // password reset on another device
+                _ = try await session.progress.record(courseID: courseID, lessonID: lessonID, watchedSeconds: 45)
+                let auth = AuthService(client: view)
+                try await auth.forgotPassword(email: Demo.studentEmail)
+                try await auth.resetPassword(
+                    token: try await mailedToken(kind: "reset_password", to: Demo.studentEmail, client: view), newPassword: "Otra-Clave-2026")
+                try await server.inject(.delay(.seconds(2)), method: .put, path: "/v1/courses/*/progress", times: 1, tenantID: "demo")
+                let statuses = session.engine.statusUpdates()
+
+                // When the engine runs (its drain's PUT goes out with the old access token and waits)
+                // and meanwhile a read's refresh finds the session ended
+                let errors = await withTaskGroup(of: [SyncError?].self) { group in
+                    group.addTask {
+                        var seen: [SyncError?] = []
+                        for await status in statuses { seen.append(status.error) }
+                        return seen
+                    }
+                    group.addTask {
+                        await session.engine.run()
+                        return []
+                    }
+                    try? await Task.sleep(for: .milliseconds(150))
+                    _ = try? await session.engine.refresh(.progress(courseID: courseID))
+                    // (the PUT times out at 400 ms: its drain ends with a timeout)
+                    try? await Task.sleep(for: .milliseconds(700))
+                    group.cancelAll()
+                    return await group.reduce(into: []) { $0 += $1 }
+                }
+
+                // Then once the status said signed out, it never said anything else
+                let firstSignedOut = try #require(errors.firstIndex(of: .signedOut), "never signed out: \(errors)")
+                #expect(errors[firstSignedOut...].allSatisfy { $0 == .signedOut }, "\(errors)")
+                #expect(session.engine.status.error == .signedOut)
+            }
+        }
+    }
 }

@@ -65,17 +65,21 @@ final class Broadcaster<Value: Sendable>: Sendable {
         }
     }
 
-    /// Applies `change` to a state broadcaster's value and publishes the result when it differs.
-    /// An event broadcaster has no value to change: nothing happens.
-    func update(_ change: (inout Value) -> Void) where Value: Equatable {
-        let (value, targets) = state.withLock { state -> (Value?, [AsyncStream<Value>.Continuation]) in
-            guard var value = state.current else { return (nil, []) }
+    /// Applies `change` to a state broadcaster's value and publishes the result when it differs,
+    /// and returns what `change` returned (read and changed under one lock: nothing comes between).
+    /// An event broadcaster has no value to change: nothing happens, and the answer is `nil`.
+    @discardableResult
+    func update<Outcome>(_ change: (inout Value) -> Outcome) -> Outcome? where Value: Equatable {
+        let (outcome, value, targets) = state.withLock { state -> (Outcome?, Value?, [AsyncStream<Value>.Continuation]) in
+            guard var value = state.current else { return (nil, nil, []) }
             let before = value
-            change(&value)
+            let outcome = change(&value)
             state.current = value
-            return (value, value == before ? [] : Array(state.continuations.values))
+            return (outcome, value, value == before ? [] : Array(state.continuations.values))
         }
-        guard let value else { return }
-        for continuation in targets { continuation.yield(value) }
+        if let value {
+            for continuation in targets { continuation.yield(value) }
+        }
+        return outcome
     }
 }

@@ -501,18 +501,18 @@ public actor SyncEngine {
         if leased { try? store.releaseDrainLease(owner: drainerID) }
         var report = machine.report
         report.remaining = (try? store.pendingCountNow()) ?? 0
-        // A drain that had nothing to send never asked the server: a session a pull found ended
-        // stays ended in the status.
-        let signedIn = await client.session.isSignedIn
-        let lastError = machine.lastError ?? (signedIn ? nil : .signedOut)
         let finishedAt = environment.now()
-        statusBroadcaster.update { status in
+        // The session's end is the session events' to tell (``followSession``: set when a request
+        // finds it, cleared by a sign-in): a drain that met another error (a timeout on a request
+        // sent before the end was found) or none (nothing to send) leaves it as it is.
+        let error = statusBroadcaster.update { status -> SyncError? in
             status.isSyncing = false
-            status.error = lastError
-            status.lastError = lastError?.description
+            status.error = status.error == .signedOut ? .signedOut : machine.lastError
+            status.lastError = status.error?.description
+            return status.error
         }
         // The store keeps the last sync time; the status is read from it.
-        if lastError == nil {
+        if error == nil {
             try? await Preferences(store: store).set(lastSyncDate: finishedAt)
         }
         await refreshStatus()

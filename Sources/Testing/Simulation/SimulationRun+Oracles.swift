@@ -54,7 +54,7 @@ extension SimulationRun {
         for (number, device) in devices.enumerated() {
             let client = makeClient(number, timeout: .seconds(30))
             guard let session = try await client.resumeSession() else {
-                violation(step, "device \(number) reopened without its session")
+                violation(step, "device \(number) reopened without its session, and its status never said signed out")
                 continue
             }
             devices[number] = SimDevice(client: client, session: session, email: device.email, endingsAtSignIn: device.endingsAtSignIn)

@@ -128,6 +128,21 @@ import Testing
         #expect(body?["watched_seconds"] as? Int == 120)
     }
 
+    @Test("merge: a completion the server no longer holds (a restore took it back) is sent again, though the write's base had it too")
+    func completionTheServerLostIsSent() {
+        // Given a write recording a completion on a state that was completed already, and a server
+        // restored to an older state meanwhile
+        let base = OfflineFixture.progress(watched: 300, completed: true, version: 5)
+        let server = OfflineFixture.progress(watched: 50, completed: false, version: 1)
+        let local: [String: Any] = ["lesson_id": "lesson-1", "watched_seconds": 300, "completed": true]
+
+        let body = resent(resolve(.merge, Self.progress, base: base, local: local, server: server, version: 1))
+
+        // Then what the write says goes, raised as far as either side went
+        #expect(body?["completed"] as? Bool == true)
+        #expect(body?["watched_seconds"] as? Int == 300)
+    }
+
     @Test("merge: progress watched on both sides keeps the server's larger value, leaving nothing to send")
     func progressServerLargerAccepts() {
         let base = OfflineFixture.progress(watched: 60, version: 1)

@@ -119,10 +119,12 @@ public enum ConflictResolver {
         for (key, localValue) in localObject where rule.sends(key) {
             let serverValue = serverObject[key]
             let localChanged = baseObject.map { !JSONObject.equal($0[key], localValue) } ?? true
-            // A field this side changed keeps the local value, except one that only moves one way
-            // (the rule's monotonic fields), which goes as far as either side went. Without a base
-            // (a first write meeting another device's record) every field counts as changed here.
-            let value: Any? = localChanged ? rule.merge(key, local: localValue, server: serverValue) : serverValue
+            // A field that only moves one way (the rule's monotonic fields) goes as far as either
+            // side went, whether or not this side changed it: the server may have gone back (a
+            // restore took it back), and the write still says it. Any other field this side changed
+            // keeps the local value. Without a base (a first write meeting another device's record)
+            // every field counts as changed here.
+            let value: Any? = localChanged || rule.monotonic[key] != nil ? rule.merge(key, local: localValue, server: serverValue) : serverValue
             if let value {
                 merged[key] = value
                 if !JSONObject.equal(value, serverValue) && !rule.identity.contains(key) { differsFromServer = true }

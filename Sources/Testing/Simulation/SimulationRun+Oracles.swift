@@ -86,7 +86,8 @@ extension SimulationRun {
                 }
                 if view != fresh {
                     let error = device.session.engine.status.error.map { " (its sync's error: \($0))" } ?? ""
-                    violation(step, "device \(number) (\(email)) differs from a fresh device\(error): \(view.differences(from: fresh).joined(separator: "; "))")
+                    violation(step, "device \(number) (\(email)) differs from a fresh device\(error): \(view.differences(from: fresh).joined(separator: "; "))"
+                        + "; its outbox: \(try await outboxSummary(device.session))")
                 }
                 refused.formUnion(try await refusedKeys(device.session))
             }
@@ -120,6 +121,16 @@ extension SimulationRun {
         let session = try await client.signIn(email: email, password: SimulationClassroom.password)
         await session.engine.syncNow()
         return try await DeviceView(session)
+    }
+
+    /// What waits in a device's outbox, for a report: each pending write, dead letter and parked
+    /// conflict by its resource.
+    func outboxSummary(_ session: OfflineSession) async throws -> String {
+        let outbox = await session.engine.outbox
+        let pending = try await outbox.pending().map { "\($0.resource)" }
+        let dead = try await outbox.deadLetters().map { "\($0.resource)" }
+        let parked = try await outbox.conflicts().map { "\($0.resource)" }
+        return "pending \(pending), dead letters \(dead), conflicts \(parked)"
     }
 
     /// The `course/lesson` keys of progress writes this device shows as refused (dead letters) or

@@ -505,12 +505,12 @@ public actor SyncEngine {
         // The session's end is the session events' to tell (``followSession``: set when a request
         // finds it, cleared by a sign-in): a drain that met another error (a timeout on a request
         // sent before the end was found) or none (nothing to send) leaves it as it is.
-        let error = statusBroadcaster.update { status -> SyncError? in
+        let error: SyncError? = statusBroadcaster.update { status -> SyncError? in
             status.isSyncing = false
             status.error = status.error == .signedOut ? .signedOut : machine.lastError
             status.lastError = status.error?.description
             return status.error
-        }
+        } ?? nil
         // The store keeps the last sync time; the status is read from it.
         if error == nil {
             try? await Preferences(store: store).set(lastSyncDate: finishedAt)

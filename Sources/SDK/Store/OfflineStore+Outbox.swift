@@ -145,7 +145,12 @@ extension OfflineStore {
         switch settlement {
         case .delivered(let answer, let stalePrefixes, let rule):
             try removeResponses(db, withKeyPrefixes: stalePrefixes)
-            let version = try LocalCache.apply(db, resource: item.resource, operation: item.operation, json: answer, at: now)
+            // A pull removed the record after this write went out: the answer is older than the
+            // removal and must not bring it back (the next pull brings the write's own change if
+            // the server applied it after the removal).
+            let outdated = try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT outdated_by_pull FROM queued_writes WHERE id = ?"), arguments: [item.id]) ?? false
+            let version = outdated ? nil : try LocalCache.apply(db, resource: item.resource, operation: item.operation, json: answer, at: now)
             try db.cachedStatement(sql: "DELETE FROM queued_writes WHERE id = ?").execute(arguments: [item.id])
             if let version {
                 // The resource's later writes were made on top of this one: without the new base they

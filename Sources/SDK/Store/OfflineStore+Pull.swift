@@ -85,12 +85,35 @@ extension OfflineStore {
                 try db.cachedStatement(sql: "DELETE FROM entities WHERE kind = ? AND id = ?")
                     .execute(arguments: [kind.rawValue, change.entityID])
                 applied += db.changesCount
+                if let resource = change.resource { try markOutdated(db, writesOf: resource.description) }
                 if change.cascades {
                     applied += try Self.removeDependents(db, ofCourse: change.entityID)
+                    try markOutdated(db, writesInCourse: change.entityID)
                 }
             }
         }
         return applied
+    }
+
+    /// Marks the writes of `resource` that went out at least once as outdated by this pull: their
+    /// answer, replayed or late, tells a state older than the removal the pull brought, and
+    /// settling one must not bring the record back (``OfflineStore/settle(_:_:at:)``). A write
+    /// never sent is not marked: its answer will be newer than the removal.
+    private static func markOutdated(_ db: Database, writesOf resource: String) throws {
+        try db.cachedStatement(sql: "UPDATE queued_writes SET outdated_by_pull = 1 WHERE resource = ? AND attempts > 0")
+            .execute(arguments: [resource])
+    }
+
+    /// ``markOutdated(_:writesOf:)`` for every record removed with course `courseID` (its lessons,
+    /// the caller's enrollment and progress in it).
+    private static func markOutdated(_ db: Database, writesInCourse courseID: String) throws {
+        for descriptor in SyncedResources.all where descriptor.removedWithCourse != .none {
+            let own = "\(descriptor.type.rawValue)/\(courseID)"
+            try db.cachedStatement(sql: """
+                UPDATE queued_writes SET outdated_by_pull = 1
+                WHERE (resource = ? OR substr(resource, 1, ?) = ?) AND attempts > 0
+                """).execute(arguments: [own, own.count + 1, own + "/"])
+        }
     }
 
     /// Stores the cursor a page left, and, when nothing more waits, when the pull finished.

@@ -119,6 +119,13 @@ enum OfflineStoreMigrations {
                 t.add(column: "needs_check", .boolean).notNull().defaults(to: false)
             }
         }
+        migrator.registerMigration("v7-outdated-answers") { db in
+            // A pull that removed a record after a write of it went out marks the write: whatever
+            // its answer says (a replayed one, a late one) is older than the removal.
+            try db.alter(table: "queued_writes") { t in
+                t.add(column: "outdated_by_pull", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 

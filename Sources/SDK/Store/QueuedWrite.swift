@@ -51,6 +51,9 @@ struct QueuedWrite: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
     var serverVersion: Int?
     var serverJson: Data?
     var detectedAt: Date?
+    /// Whether a pull removed the record after this write went out: its answer, replayed or late,
+    /// is older than the removal and is not cached when it settles.
+    var outdatedByPull = false
 
     /// The writes still to be sent (queued or in flight), in queue order.
     static var pending: QueryInterfaceRequest<QueuedWrite> {
@@ -121,6 +124,7 @@ extension QueuedWrite {
             lastError: try row.decode(forColumn: "last_error"), failedAt: try row.decode(forColumn: "failed_at"),
             reason: try row.decode(forColumn: "reason"), status: try row.decode(forColumn: "status"),
             problem: try row.decode(forColumn: "problem"), serverVersion: try row.decode(forColumn: "server_version"),
-            serverJson: try row.decode(forColumn: "server_json"), detectedAt: try row.decode(forColumn: "detected_at"))
+            serverJson: try row.decode(forColumn: "server_json"), detectedAt: try row.decode(forColumn: "detected_at"),
+            outdatedByPull: try row.decode(forColumn: "outdated_by_pull"))
     }
 }

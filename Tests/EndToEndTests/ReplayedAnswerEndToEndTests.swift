@@ -60,4 +60,40 @@ import Testing
             }
         }
     }
+
+    @Test("an enrollment whose answer was lost, replayed after a reset's base sync no longer held its course, does not come back")
+    func replayedEnrollmentAfterReset() async throws {
+        try await withTemporaryDirectory { root in
+            try await EduGoTestServer.with { server in
+                let tenant = try await server.seed(Self.fixture)
+                let teacher = APIClient(configuration: APIConfiguration(baseURL: server.baseURL, tenantID: tenant.id, retryPolicy: .none))
+                try await AuthService(client: teacher).login(email: "teacher@replay.test", password: Self.password)
+                let courses: Page<Course> = try await teacher.execute(endpoint: .Courses.list(limit: 10))
+                let course = try #require(courses.items.first)
+                let client = EduGoClient(
+                    configuration: APIConfiguration(baseURL: server.baseURL, tenantID: tenant.id, retryPolicy: .none, readRefresh: patientReads),
+                    dataDirectory: root, environment: fastEnvironment)
+                let session = try await client.signIn(email: "ben@replay.test", password: Self.password)
+                #expect(await session.engine.syncNow().pullError == nil)
+
+                // Given an enrollment the server applied but whose answer was lost
+                try await session.enrollment.enroll(courseID: course.id)
+                try await server.inject(.dropResponse, method: .post, path: "/v1/courses/*/enrollment", times: 1, tenantID: tenant.id)
+                _ = await session.engine.syncNow()
+                // And the course deleted, then a snapshot taken and restored (the server's data
+                // replaced: the device's next pull is a reset and a base sync without the course;
+                // the enrollment's stored answer is in the snapshot)
+                _ = try await teacher.send(endpoint: .Courses.delete(course.id), headers: ["If-Match": "*"])
+                try await server.restore(try await server.snapshot(tenantID: tenant.id))
+                _ = try? await session.engine.refresh(.progress(courseID: course.id))
+
+                // When the device drains: the server replays the enrollment's stored answer
+                _ = await session.engine.syncNow()
+
+                // Then the device holds no enrollment in the course that is gone
+                #expect(try await session.engine.outbox.pending().isEmpty)
+                #expect(try await session.enrollment.enrolledCourseIDs().value.isEmpty)
+            }
+        }
+    }
 }

@@ -51,12 +51,15 @@ extension OfflineStore {
         }
     }
 
-    /// Every cached entity of a synced kind leaves the cache (a base sync replaces them).
+    /// Every cached entity of a synced kind leaves the cache (a base sync replaces them), and every
+    /// write that already went out is marked outdated: whatever it wrote is in the base now, or
+    /// removed since, or comes with a later change of the feed; its answer is not cached.
     static func dropSyncedEntities(_ db: Database) throws {
         let kinds = SyncedResources.types.map(\.rawValue)
         try db.execute(
             sql: "DELETE FROM entities WHERE kind IN (\(databaseQuestionMarks(count: kinds.count)))",
             arguments: StatementArguments(kinds))
+        try db.execute(sql: "UPDATE queued_writes SET outdated_by_pull = 1 WHERE attempts > 0")
     }
 
     /// Writes pulled changes into the cache; with `rebasing`, never-sent queued writes are rebased

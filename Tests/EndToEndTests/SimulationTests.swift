@@ -38,6 +38,9 @@ import Testing
     static let regressions: [(seed: UInt64, devices: Int, steps: Int)] = [
         (6, 6, 60),  // a read's refresh met a password reset: SyncStatus did not say signed out
         (61, 10, 100),  // a sign-out of a session the server had ended went through with a write queued
+        (589, 10, 100),  // a drain's timeout overwrote the signed-out status a read had found
+        (1279, 10, 100),  // a completion recorded again after a restore was merged away
+        (1650, 10, 100),  // a replayed enrollment came back after a reset's base sync
     ]
 
     @Test("the seeds that found faults stay green")

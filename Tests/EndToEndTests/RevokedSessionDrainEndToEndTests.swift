@@ -77,17 +77,12 @@ import Testing
         try await withTemporaryDirectory { root in
             try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
                 let view = try await serverView(server.baseURL)
-                let client = EduGoClient(
-                    configuration: APIConfiguration(baseURL: server.baseURL, tenantID: "demo", retryPolicy: .none, readRefresh: patientReads),
-                    dataDirectory: root, environment: fastEnvironment)
+                let client = device(server, root)
                 let session = try await client.signIn(email: Demo.studentEmail, password: Demo.studentPassword)
                 // Given a device with nothing queued, synced once
                 #expect(await session.engine.syncNow().pullError == nil)
                 // And the learner's password reset on another device, which ends every session of theirs
-                let auth = AuthService(client: view)
-                try await auth.forgotPassword(email: Demo.studentEmail)
-                try await auth.resetPassword(
-                    token: try await mailedToken(kind: "reset_password", to: Demo.studentEmail, client: view), newPassword: "Otra-Clave-2026")
+                try await resetPasswordElsewhere(view)
 
                 // When it syncs: nothing to send, so only its pull meets the server
                 let report = await session.engine.syncNow()
@@ -117,16 +112,11 @@ import Testing
                 let view = try await serverView(server.baseURL)
                 let mine: Page<EnrolledCourse> = try await view.execute(endpoint: .Users.myCourses(limit: 100))
                 let courseID = try #require(mine.items.first?.course.id)
-                let client = EduGoClient(
-                    configuration: APIConfiguration(baseURL: server.baseURL, tenantID: "demo", retryPolicy: .none, readRefresh: patientReads),
-                    dataDirectory: root, environment: fastEnvironment)
+                let client = device(server, root)
                 let session = try await client.signIn(email: Demo.studentEmail, password: Demo.studentPassword)
                 #expect(await session.engine.syncNow().pullError == nil)
                 // Given the learner's password reset on another device, which ends every session of theirs
-                let auth = AuthService(client: view)
-                try await auth.forgotPassword(email: Demo.studentEmail)
-                try await auth.resetPassword(
-                    token: try await mailedToken(kind: "reset_password", to: Demo.studentEmail, client: view), newPassword: "Otra-Clave-2026")
+                try await resetPasswordElsewhere(view)
 
                 // When the app refreshes a read (no drain, no sync): the only request of the device
                 await #expect(throws: NetworkError.sessionExpired) {
@@ -150,16 +140,11 @@ import Testing
         try await withTemporaryDirectory { root in
             try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
                 let view = try await serverView(server.baseURL)
-                let client = EduGoClient(
-                    configuration: APIConfiguration(baseURL: server.baseURL, tenantID: "demo", retryPolicy: .none, readRefresh: patientReads),
-                    dataDirectory: root, environment: fastEnvironment)
+                let client = device(server, root)
                 let session = try await client.signIn(email: Demo.studentEmail, password: Demo.studentPassword)
                 // Given a write queued, then the learner's password reset on another device
                 _ = try await session.profile.update(firstName: "Pendiente")
-                let auth = AuthService(client: view)
-                try await auth.forgotPassword(email: Demo.studentEmail)
-                try await auth.resetPassword(
-                    token: try await mailedToken(kind: "reset_password", to: Demo.studentEmail, client: view), newPassword: "Otra-Clave-2026")
+                try await resetPasswordElsewhere(view)
                 // And the device found out: its drain met the refusal and its tokens are gone
                 _ = await session.engine.syncNow()
                 #expect(session.engine.status.error == .signedOut)
@@ -194,18 +179,12 @@ import Testing
                 let courseID = try #require(mine.items.first?.course.id)
                 let lessons: LessonList = try await view.execute(endpoint: .Courses.lessons(courseID))
                 let lessonID = try #require(lessons.items.first?.id)
-                let client = EduGoClient(
-                    configuration: APIConfiguration(
-                        baseURL: server.baseURL, tenantID: "demo", timeout: .milliseconds(400), retryPolicy: .none, readRefresh: patientReads),
-                    dataDirectory: root, environment: fastEnvironment)
+                let client = device(server, root, timeout: .milliseconds(400))
                 let session = try await client.signIn(email: Demo.studentEmail, password: Demo.studentPassword)
                 // Given a queued write whose PUT the server will answer too late, and the learner's
                 // password reset on another device
                 _ = try await session.progress.record(courseID: courseID, lessonID: lessonID, watchedSeconds: 45)
-                let auth = AuthService(client: view)
-                try await auth.forgotPassword(email: Demo.studentEmail)
-                try await auth.resetPassword(
-                    token: try await mailedToken(kind: "reset_password", to: Demo.studentEmail, client: view), newPassword: "Otra-Clave-2026")
+                try await resetPasswordElsewhere(view)
                 try await server.inject(.delay(.seconds(2)), method: .put, path: "/v1/courses/*/progress", times: 1, tenantID: "demo")
                 let statuses = session.engine.statusUpdates()
 
@@ -235,5 +214,21 @@ import Testing
                 #expect(session.engine.status.error == .signedOut)
             }
         }
+    }
+
+    /// A device of the demo tenant with its store in `root`, waiting `timeout` for each answer.
+    private func device(_ server: EduGoTestServer, _ root: URL, timeout: Duration = .seconds(30)) -> EduGoClient {
+        EduGoClient(
+            configuration: APIConfiguration(
+                baseURL: server.baseURL, tenantID: "demo", timeout: timeout, retryPolicy: .none, readRefresh: patientReads),
+            dataDirectory: root, environment: fastEnvironment)
+    }
+
+    /// The learner's password reset on another device, which ends every session of theirs.
+    private func resetPasswordElsewhere(_ view: APIClient) async throws {
+        let auth = AuthService(client: view)
+        try await auth.forgotPassword(email: Demo.studentEmail)
+        try await auth.resetPassword(
+            token: try await mailedToken(kind: "reset_password", to: Demo.studentEmail, client: view), newPassword: "Otra-Clave-2026")
     }
 }

@@ -29,14 +29,10 @@ struct SimulationSweep {
     func run(progress: @Sendable (String) -> Void) async -> Summary {
         var summary = Summary()
         let started = ContinuousClock.now
-        var next = seeds.lowerBound
-        var last: UInt64?
+        var unlaunched = seeds.makeIterator()
         await withTaskGroup(of: (UInt64, Result<EduGoSimulation.Report, any Error>).self) { group in
             func launch() {
-                guard last != seeds.upperBound else { return }
-                let seed = next
-                last = seed
-                if seed < seeds.upperBound { next = seed + 1 }
+                guard let seed = unlaunched.next() else { return }
                 let options = EduGoSimulation.Options(seed: seed, devices: devices, steps: steps, weights: weights)
                 group.addTask {
                     do {

@@ -51,6 +51,19 @@ import Testing
         }
     }
 
+    @Test("a weight list reads back as the changes it made, and a pair it cannot use is refused")
+    func weightLists() throws {
+        let weights = try EduGoSimulation.Weights(parsing: "restore=0,faults=10")
+        #expect(weights.restore == 0)
+        #expect(weights.faults == 10)
+        #expect(weights.changes == "faults=10,restore=0")
+        #expect(try EduGoSimulation.Weights(parsing: weights.changes) == weights)
+        #expect(EduGoSimulation.Weights().changes.isEmpty)
+        for bad in ["restor=0", "restore", "restore=-1", "restore=x"] {
+            #expect(throws: EduGoSimulation.WeightsError.self) { try EduGoSimulation.Weights(parsing: bad) }
+        }
+    }
+
     @Test("an app's own operation joins the mix, and the oracles still check the run")
     func appOperation() async throws {
         let calls = Mutex(0)

@@ -90,6 +90,9 @@ public enum EduGoSimulation {
         public var courseDelete = 1
         /// A student resets their password (every session of theirs ends; their devices sign in again).
         public var passwordReset = 1
+        /// An admin makes a student a teacher, or a teacher again a student (their cursors were
+        /// bound to the old role: their next pull syncs again from a base).
+        public var roleChange = 1
 
         /// The standard mix.
         public init() {}
@@ -125,7 +128,7 @@ public enum EduGoSimulation {
                 "teacherEdit": \.teacherEdit, "publish": \.publish, "faults": \.faults, "clearFaults": \.clearFaults,
                 "restart": \.restart, "snapshot": \.snapshot, "restore": \.restore, "clock": \.clock,
                 "signOut": \.signOut, "overlap": \.overlap, "lessons": \.lessons, "courseDelete": \.courseDelete,
-                "passwordReset": \.passwordReset,
+                "passwordReset": \.passwordReset, "roleChange": \.roleChange,
             ]
         }
     }

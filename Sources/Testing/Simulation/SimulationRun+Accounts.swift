@@ -84,4 +84,18 @@ extension SimulationRun {
             note(step, "  failed: \(error)")
         }
     }
+
+    /// An admin moves a student to the teacher role, or back (whichever they are not now). Their
+    /// sessions go on; their devices' cursors are bound to the old role, so their next pull is
+    /// refused (`410 role_changed`) and they sync again from a base.
+    mutating func changeRole(step: Int) async {
+        let email = SimulationClassroom.students.randomElement(using: &random) ?? ""
+        do {
+            let role = try await classroom.role(of: email) == "student" ? "teacher" : "student"
+            let status = try await classroom.adminSets(role: role, of: email)
+            note(step, "the admin makes \(email) a \(role): \(status)")
+        } catch {
+            note(step, "the admin's role change of \(email) failed: \(error)")
+        }
+    }
 }

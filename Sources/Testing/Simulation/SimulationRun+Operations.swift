@@ -90,6 +90,8 @@ extension SimulationRun {
             await replaceCourse(step: step)
         case .passwordReset:
             await resetPassword(step: step)
+        case .roleChange:
+            await changeRole(step: step)
         case .faults:
             await armFault(step: step)
         case .clearFaults:

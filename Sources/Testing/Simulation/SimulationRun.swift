@@ -8,7 +8,7 @@ struct SimulationRun {
     enum Kind: Equatable {
         case progress, profile, enroll, syncNow, syncTogether, pull, run, appKill
         case teacherEdit, publish, faults, clearFaults, restart, snapshot, restore, clock, signOut, overlap
-        case lessons, courseDelete, passwordReset
+        case lessons, courseDelete, passwordReset, roleChange
         case custom(Int)
     }
 
@@ -136,6 +136,7 @@ struct SimulationRun {
             (.clearFaults, weights.clearFaults), (.restart, weights.restart), (.snapshot, weights.snapshot),
             (.restore, weights.restore), (.clock, weights.clock), (.signOut, weights.signOut), (.overlap, weights.overlap),
             (.lessons, weights.lessons), (.courseDelete, weights.courseDelete), (.passwordReset, weights.passwordReset),
+            (.roleChange, weights.roleChange),
         ]
         table += options.operations.enumerated().map { (.custom($0.offset), $0.element.weight) }
         let total = table.map { max(0, $0.1) }.reduce(0, +)

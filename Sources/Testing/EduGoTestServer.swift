@@ -358,6 +358,16 @@ public final class EduGoTestServer: Sendable {
         public var idempotencyKey: String? = nil
         /// With a key: `true` when the server replayed a stored answer, `false` when the handler ran.
         public var replayed: Bool? = nil
+        /// The dev-mode fault rule that fired on it, if any.
+        public var fault: FiredFault? = nil
+
+        /// A fault rule that fired on a request.
+        public struct FiredFault: Sendable, Equatable, Decodable {
+            /// The rule's id (`f-1`).
+            public var ruleId: String
+            /// What it did: `delay`, `status`, `drop_request`, `drop_response`, `slow_body`, `truncate` or `garbage`.
+            public var action: String
+        }
     }
 
     /// The requests the server handled after the entry numbered `sequence`, newest first (its

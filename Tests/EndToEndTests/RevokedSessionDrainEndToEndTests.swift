@@ -216,6 +216,42 @@ import Testing
         }
     }
 
+    @Test("a refresh whose answer was lost leaves the device a spent token: sent again within the grace window it is honoured, sent after it the server ends the session and the device says signed out")
+    func lostRefreshAnswerAgedPastTheGraceWindow() async throws {
+        try await withTemporaryDirectory { root in
+            try await EduGoTestServer.with({ $0.seedDemoData = true }) { server in
+                let client = device(server, root)
+                let session = try await client.signIn(email: Demo.studentEmail, password: Demo.studentPassword)
+                #expect(await session.engine.syncNow().pullError == nil)
+
+                // Given an expired access token and a refresh the server applies (it rotates the
+                // token) but whose answer is lost
+                try await server.advanceClock(by: .seconds(960))
+                try await server.inject(.dropResponse, method: .post, path: "/v1/auth/refresh", times: 1, tenantID: "demo")
+                #expect(await session.engine.syncNow().pullError != nil)
+                // (the server logs the dropped exchange as it closes the connection, maybe after the device saw it close)
+                #expect(try await eventually(timeout: .seconds(5)) {
+                    try await server.loggedRequests().contains { $0.route == "/v1/auth/refresh" && $0.fault?.action == "drop_response" }
+                })
+                // When the device sends its spent token again at once (within the server's 10 s grace window)
+                // Then the server answers with fresh tokens and the session goes on
+                #expect(await session.engine.syncNow().pullError == nil)
+                #expect(session.engine.status.error == nil)
+
+                // Given a second lost answer
+                try await server.advanceClock(by: .seconds(960))
+                try await server.inject(.dropResponse, method: .post, path: "/v1/auth/refresh", times: 1, tenantID: "demo")
+                #expect(await session.engine.syncNow().pullError != nil)
+                #expect(session.engine.status.error != .signedOut)
+                // When the device sends its spent token again a minute later (past the grace window)
+                try await server.advanceClock(by: .seconds(60))
+                _ = await session.engine.syncNow()
+                // Then the server takes it for a stolen token and ends the session: signed out
+                #expect(session.engine.status.error == .signedOut)
+            }
+        }
+    }
+
     /// A device of the demo tenant with its store in `root`, waiting `timeout` for each answer.
     private func device(_ server: EduGoTestServer, _ root: URL, timeout: Duration = .seconds(30)) -> EduGoClient {
         EduGoClient(

@@ -5,16 +5,18 @@ import Foundation
 /// again, a user signs out and in as someone else, a password is reset.
 extension SimulationRun {
     /// Signs device `number` in again, as its app would ask its user to, when its status says the
-    /// session ended (a restored snapshot that predates its last token rotation, or a reset of its
-    /// user's password, ends it): its unsent writes wait in its store for exactly that. A session
-    /// that ended with neither since it signed in is noted in the log: not yet a violation, because
-    /// one such sign-out on unmutated code is still unexplained (CONSISTENCY.md).
+    /// session ended (a restored snapshot that predates its last token rotation, a reset of its
+    /// user's password, or a spent refresh token presented past the reuse grace window after its
+    /// rotation's answer was lost, ends it): its unsent writes wait in its store for exactly that.
+    /// A session that ended with none of these since it signed in is noted in the log, not yet a
+    /// violation: a refresh answer can also be lost without a fault, to the device's 500 ms timeout
+    /// on a loaded machine, and the access log cannot tell (CONSISTENCY.md).
     mutating func signInAgainIfSignedOut(_ number: Int, step: Int, timeout: Duration = requestTimeout) async {
         let device = devices[number]
         guard device.session.engine.status.error == .signedOut else { return }
         note(step, "device \(number) was signed out and signs in again")
         if device.endingsAtSignIn == sessionEndings(of: device.email) {
-            note(step, "  no snapshot was restored and no password reset since it signed in: unexplained")
+            note(step, "  no restore, password reset or faulted refresh aged past the grace window since it signed in: unexplained")
         }
         guard let error = await replaceSession(of: number, signingInAs: device.email, step: step, timeout: timeout) else { return }
         if step < options.steps {

@@ -128,6 +128,10 @@ extension SimulationRun {
         case .clock:
             note(step, "the server's clock moves 16 minutes on (access tokens expire)")
             try? await server.advanceClock(by: .seconds(960))
+            if refreshFaultedSinceClockMove {
+                spentRefreshTokensAged += 1
+                refreshFaultedSinceClockMove = false
+            }
         case .custom(let index):
             let operation = options.operations[index]
             note(step, "device \(number): \(operation.name)")

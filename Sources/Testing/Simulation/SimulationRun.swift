@@ -44,6 +44,13 @@ struct SimulationRun {
     var restores = 0
     /// Per user: how often their password was reset (which ends every session of theirs).
     var passwordResets: [String: Int] = [:]
+    /// Whether a fault fired on a token refresh since the clock last moved: its answer may be lost
+    /// after the server rotated the token, so the device still holds the spent one.
+    var refreshFaultedSinceClockMove = false
+    /// How often the clock moved past the server's reuse grace window (10 s) after such a refresh:
+    /// a device that then presents its spent token is taken for a thief, and its session family
+    /// ends (refresh-token reuse detection, as designed).
+    var spentRefreshTokensAged = 0
     /// The access log's position checked so far.
     var checkedRequests = 0
     /// Per `Idempotency-Key` since the last restore: how often the server ran its handler to a 2xx.
@@ -149,10 +156,11 @@ struct SimulationRun {
         return .syncNow
     }
 
-    /// How many session-ending events concern `email`'s sessions so far: every restore, and the
-    /// resets of their password.
+    /// How many session-ending events concern `email`'s sessions so far: every restore, the resets
+    /// of their password, and every clock move past the reuse grace window after a refresh whose
+    /// answer a fault may have lost (any user's: the access log does not say whose).
     func sessionEndings(of email: String) -> Int {
-        restores + passwordResets[email, default: 0]
+        restores + passwordResets[email, default: 0] + spentRefreshTokensAged
     }
 
     mutating func note(_ step: Int, _ line: String) {
@@ -172,6 +180,7 @@ struct SimulationRun {
             if request.status == 500 {
                 violation(step, "the server answered 500 to \(request.method) \(request.route)")
             }
+            if request.route == "/v1/auth/refresh", request.fault != nil { refreshFaultedSinceClockMove = true }
             if let key = request.idempotencyKey, request.replayed == false, (200..<300).contains(request.status) {
                 appliedKeys[key, default: 0] += 1
                 if appliedKeys[key] == 2 {

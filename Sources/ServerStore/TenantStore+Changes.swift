@@ -21,12 +21,17 @@ extension TenantStore {
     ) async throws -> ChangeFeedPage {
         if let cursor {
             guard cursor.tenant == tenantID.rawValue, cursor.user == identity.userID else { throw StoreError.invalidCursor }
-            guard cursor.role == identity.role.rawValue else { throw StoreError.cursorExpired(.roleChanged) }
         }
         try await pruneChanges(before: horizon)
         return try await database.read { db in
             let timeline = try ChangeTimeline.current(db).id
+            // Another timeline first: it is the one reason that tells a device its queued writes
+            // name versions of a history that no longer exists (it reconciles them before sending
+            // any). A restore can also change the caller's role back; said as `role_changed`, the
+            // device would send those writes, and a version number that happens to match would
+            // let an old write overwrite a newer one.
             if let cursor, cursor.timeline != timeline { throw StoreError.cursorExpired(.timelineChanged) }
+            if let cursor, cursor.role != identity.role.rawValue { throw StoreError.cursorExpired(.roleChanged) }
             let prunedThrough = try Int64.fetchOne(db, sql: "SELECT pruned_through FROM change_log") ?? 0
             if let cursor, cursor.seq < prunedThrough { throw StoreError.cursorExpired(.retention) }
             let head = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'") ?? 0

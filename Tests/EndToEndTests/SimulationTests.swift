@@ -41,6 +41,7 @@ import Testing
         (589, 10, 100),  // a drain's timeout overwrote the signed-out status a read had found
         (1279, 10, 100),  // a completion recorded again after a restore was merged away
         (1650, 10, 100),  // a replayed enrollment came back after a reset's base sync
+        (1088, 10, 100),  // a restore that also undid a role change was said as role_changed: an old write went out
     ]
 
     @Test("the seeds that found faults stay green")

@@ -73,6 +73,29 @@ import Testing
         #expect(fresh.cursor.timeline == after.id)
     }
 
+    @Test("a cursor of another timeline is expired as timeline_changed even when the caller's role changed too: the reason that makes a device reconcile its queued writes wins")
+    func timelineWinsOverRole() async throws {
+        let (_, admin) = try await Self.tenant()
+        let store = admin.store
+        let snapshot = try await store.saveSnapshot(to: nil)
+        var promoted = admin.user
+        promoted.role = .teacher
+        let teacher = Identity(store: store, user: promoted, sessionID: "session-1")
+        // Given a cursor minted while the caller was a teacher, on the timeline before a restore
+        let page = try await store.changes(after: nil, visibleTo: teacher, limit: 100, horizon: .distantPast)
+        try await store.restoreSnapshot(snapshot)
+
+        // When the caller, an admin again, pulls from it
+        let refusal = await #expect(throws: StoreError.self) {
+            try await store.changes(after: page.cursor, visibleTo: admin, limit: 100, horizon: .distantPast)
+        }
+        // Then the answer names the new timeline, not the role
+        guard case .cursorExpired(.timelineChanged)? = refusal else {
+            Issue.record("expected cursorExpired(.timelineChanged), got \(String(describing: refusal))")
+            return
+        }
+    }
+
     @Test("an imported database forgets its timeline and gets a new one when the server opens it")
     func importedDatabaseGetsANewTimeline() async throws {
         try await withTemporaryDirectory { directory in

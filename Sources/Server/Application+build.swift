@@ -147,6 +147,7 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
     deps.clock = clock
     if configuration.devMode {
         deps.snapshots = snapshots
+        deps.journal = RequestJournal()
     }
     deps.metrics = metrics
     deps.changeHub = changeHub
@@ -176,6 +177,9 @@ func buildRouteTable(_ deps: Dependencies) -> RouteTable {
     if let snapshots = deps.snapshots {
         SnapshotRoutes(deps: deps, snapshots: snapshots).register(in: &routes)
     }
+    if let journal = deps.journal {
+        JournalRoutes(deps: deps, journal: journal).register(in: &routes)
+    }
     if let metrics = deps.metrics {
         MetricsRoutes(deps: deps, metrics: metrics, token: deps.configuration.metricsToken).register(in: &routes)
     }
@@ -191,7 +195,8 @@ func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
         strictTransportSecurity: deps.configuration.strictTransportSecurity,
         servesTLS: deps.configuration.tls != nil,
         trustForwardedProto: deps.configuration.trustForwardedProto,
-        accessLog: deps.accessLog, metrics: deps.metrics, notesFaults: deps.faults != nil,
+        accessLog: deps.accessLog, metrics: deps.metrics, journal: deps.journal,
+        journalBodies: deps.configuration.journalBodies,
         now: deps.configuration.now, verifiedTokens: deps.tokens.verified,
         hasOwnBodyLimit: { MediaRoutes.isMediaPath($0) }
     ).install(on: router)

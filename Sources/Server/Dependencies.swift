@@ -30,6 +30,8 @@ struct Dependencies: Sendable {
     var clock: MovableClock? = nil
     /// Saved tenant snapshots.
     var snapshots: TenantSnapshots? = nil
+    /// Each tenant's last requests, with their callers and the faults that fired.
+    var journal: RequestJournal? = nil
 
     // MARK: Observability
     /// The last 500 access-log entries.

@@ -154,6 +154,10 @@ public struct ServerConfiguration: Sendable {
     /// live under `<data-dir>/snapshots/<tenant>/` (in memory with in-memory storage).
     public var maxSnapshotsPerTenant = 20
 
+    /// Whether the request journal of each tenant (dev mode) keeps request bodies, with every
+    /// password and token replaced; off by default.
+    public var journalBodies = false
+
     // MARK: - Lesson media
 
     /// The largest lesson media file accepted, in bytes (512 MiB by default); a larger upload

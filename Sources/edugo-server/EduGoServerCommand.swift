@@ -32,6 +32,11 @@ struct EduGoServerCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Enable the /__dev endpoints. [EDUGO_DEV=1|0] (default: on for loopback hosts)")
     var dev: Bool?
 
+    @Flag(
+        name: .customLong("journal-bodies"),
+        help: "Dev mode: the request journal keeps JSON request bodies, passwords and tokens replaced. [EDUGO_JOURNAL_BODIES=1]")
+    var journalBodies = false
+
     // MARK: Hardening
 
     @Flag(
@@ -215,6 +220,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
         configuration.tls = tls
         configuration.offersHTTP2 = self.http2 ?? environment["EDUGO_HTTP2"].map(Self.isTrue) ?? true
         configuration.dropDemoTenants = dropDemoTenants
+        configuration.journalBodies = journalBodies || Self.isTrue(environment["EDUGO_JOURNAL_BODIES"])
         configuration.seedFile = seedFile
         try applyHardening(to: &configuration, environment: environment)
         configuration.metricsEnabled = self.metrics ?? environment["EDUGO_METRICS"].map(Self.isTrue)

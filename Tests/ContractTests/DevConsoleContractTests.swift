@@ -66,6 +66,35 @@ import Testing
         }
     }
 
+    @Test("devListJournal shows the tenant's request with its path and the rule that answered it; devClearJournal empties it; a bad path glob answers 400")
+    func journal() async throws {
+        try await ContractHarness.with { api in
+            let tenant = try await api.freshTenant()
+            let tid = tenant.tenantId
+            let rule = try await api.anonymous.devCreateFault(
+                headers: .init(xTenantID: tid),
+                body: .json(.init(method: .get, path: "/v1/auth/me", action: .status, times: 1, status: 503))
+            ).created.body.json
+            _ = try await api.anonymous.getMe(headers: .init(xTenantID: tid))
+
+            let journal = try await api.anonymous.devListJournal(path: .init(id: tid), query: .init(path: "/v1/auth/*", status: "503"))
+                .ok.body.json
+
+            let entry = try #require(journal.items.first)
+            #expect(journal.items.count == 1)
+            #expect(entry.path == "/v1/auth/me")
+            #expect(entry.route == "/v1/auth/me")
+            #expect(entry.fault?.ruleId == rule.id)
+            #expect(journal.recorded >= entry.sequence)
+            #expect(journal.capacity == 1_000)
+            _ = try await api.anonymous.devClearJournal(path: .init(id: tid)).noContent
+            let emptied = try await api.anonymous.devListJournal(path: .init(id: tid)).ok.body.json
+            #expect(emptied.items.isEmpty && emptied.recorded == 0)
+            let refused = try await api.anonymous.devListJournal(path: .init(id: tid), query: .init(path: "v1/**"))
+            expectProblem(try refused.badRequest.body.applicationProblemJson, status: 400, code: "validation_failed")
+        }
+    }
+
     @Test("devGetServer reports TLS off with a null pin and traffic over a 60-second window")
     func server() async throws {
         try await ContractHarness.with { api in

@@ -36,6 +36,18 @@ import Testing
         #expect(pages.afterExpiry == pages.firstPage)
     }
 
+    @Test("the README's verification example is the code this suite compiles")
+    func readmeVerifyExampleMatchesCompiledCode() throws {
+        #expect(try Self.readmeShows("VerifyQuickStart", marker: "VERIFY QUICK START", imports: ["EduGoSDK", "EduGoTesting", "Foundation"]))
+    }
+
+    @Test("the README's verification example sees an enrollment sent twice, applied once and answered once")
+    func verifyExampleRuns() async throws {
+        try await withTemporaryDirectory { directory in
+            try await enrollsExactlyOnce(storeIn: directory)
+        }
+    }
+
     @Test("the README's test-suites example is the code this suite compiles")
     func readmeTestSuitesExampleMatchesCompiledCode() throws {
         #expect(try Self.readmeShows("TestSuitesQuickStart", marker: "TEST SUITES QUICK START", imports: ["EduGoSDK", "EduGoTesting", "Foundation"]))

@@ -101,7 +101,7 @@ import Testing
         try await withServer(configuration) { client in
             for path in [
                 "/__dev/", "/__dev", "/__dev/assets/console.js", "/__dev/requests", "/__dev/server", "/__dev/tenants",
-                "/__dev/tenants/demo/users",
+                "/__dev/tenants/demo/users", "/__dev/tenants/demo/requests",
             ] {
                 let response = try await client.send(.get, path)
 

@@ -27,7 +27,7 @@ struct FaultMiddleware: RouterMiddleware {
             return try await next(request, context)
         }
         let rule = firing.rule
-        context.firedFault?.record(rule)
+        context.notes?.record(rule)
         if firing.delayMs > 0 {
             try await Task.sleep(for: .milliseconds(firing.delayMs))
         }
@@ -38,7 +38,7 @@ struct FaultMiddleware: RouterMiddleware {
             throw APIError.injectedFault(status: rule.status, retryAfter: rule.retryAfter)
         case .dropRequest:
             try? await context.channel.close()
-            context.firedFault?.recordDropped()
+            context.notes?.recordDropped()
             return Response(status: .serviceUnavailable)
         case .dropResponse:
             let response: Response
@@ -46,11 +46,11 @@ struct FaultMiddleware: RouterMiddleware {
                 response = try await next(request, context)
             } catch {
                 try? await context.channel.close()
-                context.firedFault?.recordDropped()
+                context.notes?.recordDropped()
                 throw error
             }
             try? await context.channel.close()
-            context.firedFault?.recordDropped()
+            context.notes?.recordDropped()
             return response
         case .slowBody:
             var response = try await next(request, context)
@@ -63,7 +63,7 @@ struct FaultMiddleware: RouterMiddleware {
             return response
         case .garbage:
             await GarbageAnswer.send(firing.garbage, on: context.channel)
-            context.firedFault?.recordDropped()
+            context.notes?.recordDropped()
             return Response(status: .serviceUnavailable)
         }
     }

@@ -2,19 +2,19 @@
 ///
 /// Segments are compared literally, except `*`, which matches exactly one segment, and `**`,
 /// which may only end the pattern and matches whatever follows (zero or more segments).
-struct PathGlob: Sendable, Equatable, CustomStringConvertible {
+package struct PathGlob: Sendable, Equatable, CustomStringConvertible {
     enum Segment: Sendable, Equatable {
         case literal(Substring)
         case one
         case rest
     }
 
-    let description: String
+    package let description: String
     let segments: [Segment]
 
     /// Returns `nil` unless `pattern` starts with `/`, has no empty segment, no query or fragment,
     /// uses `*` and `**` only as whole segments, and `**` only last.
-    init?(_ pattern: String) {
+    package init?(_ pattern: String) {
         guard pattern.hasPrefix("/"), (1...512).contains(pattern.count),
             !pattern.contains(where: { $0 == "?" || $0 == "#" || $0.isWhitespace })
         else { return nil }
@@ -40,7 +40,7 @@ struct PathGlob: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether a request path (without its query) matches.
-    func matches(_ path: String) -> Bool {
+    package func matches(_ path: String) -> Bool {
         let actual = path.split(separator: "/", omittingEmptySubsequences: true)
         var index = 0
         for segment in segments {

@@ -29,32 +29,6 @@ struct RequestTailRoutes {
         var tenant: String?
         var status: StatusFilter?
 
-        enum StatusFilter: Equatable {
-            case exactly(Int)
-            case classOf(Int)
-
-            init?(_ text: String) {
-                let characters = Array(text.lowercased())
-                guard characters.count == 3, let first = characters[0].wholeNumberValue, (1...5).contains(first) else {
-                    return nil
-                }
-                if characters[1] == "x", characters[2] == "x" {
-                    self = .classOf(first)
-                } else if let code = Int(text), (100...599).contains(code) {
-                    self = .exactly(code)
-                } else {
-                    return nil
-                }
-            }
-
-            func matches(_ status: Int) -> Bool {
-                switch self {
-                case .exactly(let code): status == code
-                case .classOf(let first): status / 100 == first
-                }
-            }
-        }
-
         /// - Throws: `400 validation_failed` naming each malformed parameter.
         init(_ request: Request) throws {
             var errors: [APIError.FieldError] = []

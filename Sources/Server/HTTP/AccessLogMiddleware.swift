@@ -2,19 +2,22 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// Writes one redacted access-log line per request and keeps the entry in the ``AccessLogBuffer``.
+/// Writes one redacted access-log line per request, keeps the entry in the ``AccessLogBuffer``
+/// and, in dev mode, in the request journal of its tenant.
 ///
 /// Runs just inside ``RequestIDMiddleware``, so it sees the final answer (problem+json and
-/// security headers included). A dev-mode fault that fired, and whether it dropped the
-/// connection, reach it through the request's ``FiredFaultNote``.
+/// security headers included). A dev-mode fault that fired, whether it dropped the connection,
+/// and the authenticated caller reach it through the request's ``RequestNotes``.
 struct AccessLogMiddleware: RouterMiddleware {
     typealias Context = EduGoRequestContext
 
     let routes: RouteLabel
     /// Where each request's entry is kept (the last 500).
     var buffer: AccessLogBuffer? = nil
-    /// Whether fault rules exist (dev mode), so each entry notes the one that fired.
-    var notesFaults = false
+    /// Dev mode: the per-tenant journal, and each request's notes (the fault that fired, the caller).
+    var journal: RequestJournal? = nil
+    /// Whether the journal keeps request bodies (redacted; `--journal-bodies`), up to this many bytes.
+    var journalBodyLimit: Int? = nil
     /// The server's clock, for the entries' timestamps.
     var now: @Sendable () -> Date = { Date() }
     /// Where the entry finds a known bearer token's tenant without decoding the token again.
@@ -24,22 +27,37 @@ struct AccessLogMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let started = ContinuousClock.now
+        var request = request
         var context = context
-        // Only a dev-mode server has fault rules that could fire: elsewhere no note is allocated.
-        let firedFault = notesFaults ? FiredFaultNote() : nil
-        context.firedFault = firedFault
+        // Only a dev-mode server has fault rules that could fire and a journal: elsewhere no note is allocated.
+        let notes = journal == nil ? nil : RequestNotes()
+        context.notes = notes
+        let isDevPath = DevHostGuard.isDevPath(request.uri.path)
+        let body = isDevPath ? nil : await JournalBody.kept(of: &request, limit: journalBodyLimit)
         let response = try await next(request, context)
         // At most a valid key's 255 characters: the ring keeps 500 entries whatever clients send.
         let idempotencyKey = request.headers[.idempotencyKey].map { String($0.prefix(255)) }
-        let entry = AccessLogEntry(
-            timestamp: now(), requestID: context.requestID, tenant: ClaimedTenant.of(request, verified: verifiedTokens),
+        let caller = notes?.caller
+        var entry = AccessLogEntry(
+            timestamp: now(), requestID: context.requestID,
+            tenant: caller?.tenant ?? ClaimedTenant.of(request, verified: verifiedTokens),
             method: request.method.rawValue, route: routes.label(for: context), status: Int(response.status.code),
             durationMs: (ContinuousClock.now - started).timeInterval * 1000, bytes: response.body.contentLength,
-            dropped: firedFault?.dropped, fault: firedFault?.value, idempotencyKey: idempotencyKey,
+            dropped: notes?.dropped, fault: notes?.fault, idempotencyKey: idempotencyKey,
             replayed: idempotencyKey.map { _ in response.headers[.idempotentReplayed] == "true" })
+        if let journal, !isDevPath, let tenant = entry.tenant {
+            entry.path = String(request.uri.path.prefix(2048))
+            entry.userID = caller?.userID
+            entry.email = caller?.email
+            entry.role = caller?.role
+            entry.ifMatch = request.headers[.ifMatch].map { String($0.prefix(255)) }
+            entry.body = body
+            journal.append(entry, tenant: tenant)
+            entry = entry.withoutJournalDetails
+        }
         // The dev console's own reads (it polls every second) are logged but not kept, so they
         // never push the application's requests out of the ring.
-        if !(request.method == .get && DevHostGuard.isDevPath(request.uri.path)) {
+        if !(request.method == .get && isDevPath) {
             buffer?.append(entry)
         }
         context.logger.info("request", metadata: entry.metadata.mapValues { Logger.MetadataValue.string($0) })

@@ -19,8 +19,9 @@ public struct EduGoRequestContext: RequestContext {
         set { forwardedClient = newValue }
     }
     private var forwardedClient: String? = nil
-    /// Where a dev-mode fault rule that fires notes itself for the access log; set by ``AccessLogMiddleware``.
-    var firedFault: FiredFaultNote? = nil
+    /// Where a dev-mode fault rule that fires, and the authenticated caller, are noted for the
+    /// access log and the request journal; set by ``AccessLogMiddleware`` in dev mode.
+    var notes: RequestNotes? = nil
     /// The authenticated caller, on routes behind ``AuthenticationMiddleware``.
     var identity: Identity? = nil
 

@@ -20,8 +20,10 @@ struct HTTPHygiene {
     var accessLog: AccessLogBuffer? = nil
     /// Request counts and latencies, rate-limit refusals and idempotent replays.
     var metrics: ServerMetrics? = nil
-    /// Whether fault rules exist (dev mode), so each entry notes the one that fired.
-    var notesFaults = false
+    /// Dev mode: each tenant's request journal (each entry notes the fault rule that fired and the caller).
+    var journal: RequestJournal? = nil
+    /// Whether the journal keeps request bodies (`--journal-bodies`).
+    var journalBodies = false
     /// The server's clock, for the entries' timestamps.
     var now: @Sendable () -> Date = { Date() }
     /// Where the access log finds a known bearer token's tenant without decoding the token again.
@@ -37,7 +39,8 @@ struct HTTPHygiene {
         router.add(
             middleware: HTTPHygieneMiddleware(
                 accessLog: AccessLogMiddleware(
-                    routes: routes, buffer: accessLog, notesFaults: notesFaults, now: now, verifiedTokens: verifiedTokens),
+                    routes: routes, buffer: accessLog, journal: journal, journalBodyLimit: journalBodies ? maxBodySize : nil,
+                    now: now, verifiedTokens: verifiedTokens),
                 metrics: RequestMetricsMiddleware(routes: routes, metrics: metrics),
                 securityHeaders: SecurityHeadersMiddleware(
                     strictTransportSecurity: strictTransportSecurity, servesTLS: servesTLS,

@@ -3,8 +3,10 @@ import Foundation
 
 /// One served request, as the access log records it.
 ///
-/// Holds no token, password, query string or body: the route is the matched template
-/// (`/v1/courses/{id}`), never the raw path.
+/// Holds no token, password or query string. The access log's lines and its ring
+/// (`GET /__dev/requests`) carry the matched route template (`/v1/courses/{id}`), never the raw
+/// path; the path, the caller, `If-Match` and the redacted body are kept only in the dev-mode
+/// request journal of the request's tenant (``RequestJournal``), see ``withoutJournalDetails``.
 public struct AccessLogEntry: Sendable, Equatable, Encodable {
     /// When the answer was ready (the server's clock).
     public var timestamp: Date
@@ -33,6 +35,33 @@ public struct AccessLogEntry: Sendable, Equatable, Encodable {
     /// The entry's place in the log: 1 for the server's first request, one more for each kept entry
     /// (set by ``AccessLogBuffer``; 0 until kept). Lets a reader ask for what came after it.
     public var sequence: Int = 0
+
+    // The request journal's details (dev mode only).
+
+    /// The request's path, without its query string.
+    public var path: String? = nil
+    /// The authenticated caller's id, when the request authenticated.
+    public var userID: String? = nil
+    /// The authenticated caller's email.
+    public var email: String? = nil
+    /// The authenticated caller's role.
+    public var role: String? = nil
+    /// The request's `If-Match`.
+    public var ifMatch: String? = nil
+    /// The request's JSON body with every password and token replaced (only with `--journal-bodies`).
+    public var body: String? = nil
+
+    /// The entry without the journal's details, as the access log's ring keeps it.
+    var withoutJournalDetails: AccessLogEntry {
+        var entry = self
+        entry.path = nil
+        entry.userID = nil
+        entry.email = nil
+        entry.role = nil
+        entry.ifMatch = nil
+        entry.body = nil
+        return entry
+    }
 
     /// The log metadata of the entry (swift-log), for the text and JSON log formats alike.
     var metadata: [String: String] {

@@ -5243,6 +5243,310 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/DevJournalEntry`.
+        internal struct DevJournalEntry: Codable, Hashable, Sendable {
+            /// The request's place in the tenant's journal (1 for the first since the journal started).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/sequence`.
+            internal var sequence: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/timestamp`.
+            internal var timestamp: Components.Schemas.Timestamp
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/request_id`.
+            internal var requestId: Components.Schemas.RequestId
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/tenant`.
+            internal var tenant: Components.Schemas.TenantId?
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/method`.
+            internal var method: Swift.String
+            /// The request's path, without its query string.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/path`.
+            internal var path: Swift.String
+            /// The matched route template (`/v1/courses/{id}`), or `unmatched`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/route`.
+            internal var route: Swift.String
+            /// The answered status (never sent when `dropped` is present).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/status`.
+            internal var status: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/duration_ms`.
+            internal var durationMs: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/bytes`.
+            internal var bytes: Swift.Int?
+            /// Present when a fault closed the connection instead of answering (the answer was not delivered).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/dropped`.
+            internal enum DroppedPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case dropRequest = "drop_request"
+                case dropResponse = "drop_response"
+                case garbage = "garbage"
+            }
+            /// Present when a fault closed the connection instead of answering (the answer was not delivered).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/dropped`.
+            internal var dropped: Components.Schemas.DevJournalEntry.DroppedPayload?
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/fault`.
+            internal var fault: Components.Schemas.DevFiredFault?
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/idempotency_key`.
+            internal var idempotencyKey: Swift.String?
+            /// Present with `idempotency_key`. `true` when the answer was a stored one replayed, `false` when the handler ran.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/replayed`.
+            internal var replayed: Swift.Bool?
+            /// The authenticated caller, when the request authenticated.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/user_id`.
+            internal var userId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/email`.
+            internal var email: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/role`.
+            internal var role: Components.Schemas.Role?
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/if_match`.
+            internal var ifMatch: Swift.String?
+            /// Only with `--journal-bodies`. The JSON request body with every password and token replaced by `[redacted]`, or a note of why it was not kept (not JSON, no `Content-Length`, over the body limit).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/body`.
+            internal var body: Swift.String?
+            /// Creates a new `DevJournalEntry`.
+            ///
+            /// - Parameters:
+            ///   - sequence: The request's place in the tenant's journal (1 for the first since the journal started).
+            ///   - timestamp:
+            ///   - requestId:
+            ///   - tenant:
+            ///   - method:
+            ///   - path: The request's path, without its query string.
+            ///   - route: The matched route template (`/v1/courses/{id}`), or `unmatched`.
+            ///   - status: The answered status (never sent when `dropped` is present).
+            ///   - durationMs:
+            ///   - bytes:
+            ///   - dropped: Present when a fault closed the connection instead of answering (the answer was not delivered).
+            ///   - fault:
+            ///   - idempotencyKey:
+            ///   - replayed: Present with `idempotency_key`. `true` when the answer was a stored one replayed, `false` when the handler ran.
+            ///   - userId: The authenticated caller, when the request authenticated.
+            ///   - email:
+            ///   - role:
+            ///   - ifMatch:
+            ///   - body: Only with `--journal-bodies`. The JSON request body with every password and token replaced by `[redacted]`, or a note of why it was not kept (not JSON, no `Content-Length`, over the body limit).
+            internal init(
+                sequence: Swift.Int,
+                timestamp: Components.Schemas.Timestamp,
+                requestId: Components.Schemas.RequestId,
+                tenant: Components.Schemas.TenantId? = nil,
+                method: Swift.String,
+                path: Swift.String,
+                route: Swift.String,
+                status: Swift.Int,
+                durationMs: Swift.Double,
+                bytes: Swift.Int? = nil,
+                dropped: Components.Schemas.DevJournalEntry.DroppedPayload? = nil,
+                fault: Components.Schemas.DevFiredFault? = nil,
+                idempotencyKey: Swift.String? = nil,
+                replayed: Swift.Bool? = nil,
+                userId: Swift.String? = nil,
+                email: Swift.String? = nil,
+                role: Components.Schemas.Role? = nil,
+                ifMatch: Swift.String? = nil,
+                body: Swift.String? = nil
+            ) {
+                self.sequence = sequence
+                self.timestamp = timestamp
+                self.requestId = requestId
+                self.tenant = tenant
+                self.method = method
+                self.path = path
+                self.route = route
+                self.status = status
+                self.durationMs = durationMs
+                self.bytes = bytes
+                self.dropped = dropped
+                self.fault = fault
+                self.idempotencyKey = idempotencyKey
+                self.replayed = replayed
+                self.userId = userId
+                self.email = email
+                self.role = role
+                self.ifMatch = ifMatch
+                self.body = body
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case sequence
+                case timestamp
+                case requestId = "request_id"
+                case tenant
+                case method
+                case path
+                case route
+                case status
+                case durationMs = "duration_ms"
+                case bytes
+                case dropped
+                case fault
+                case idempotencyKey = "idempotency_key"
+                case replayed
+                case userId = "user_id"
+                case email
+                case role
+                case ifMatch = "if_match"
+                case body
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.sequence = try container.decode(
+                    Swift.Int.self,
+                    forKey: .sequence
+                )
+                self.timestamp = try container.decode(
+                    Components.Schemas.Timestamp.self,
+                    forKey: .timestamp
+                )
+                self.requestId = try container.decode(
+                    Components.Schemas.RequestId.self,
+                    forKey: .requestId
+                )
+                self.tenant = try container.decodeIfPresent(
+                    Components.Schemas.TenantId.self,
+                    forKey: .tenant
+                )
+                self.method = try container.decode(
+                    Swift.String.self,
+                    forKey: .method
+                )
+                self.path = try container.decode(
+                    Swift.String.self,
+                    forKey: .path
+                )
+                self.route = try container.decode(
+                    Swift.String.self,
+                    forKey: .route
+                )
+                self.status = try container.decode(
+                    Swift.Int.self,
+                    forKey: .status
+                )
+                self.durationMs = try container.decode(
+                    Swift.Double.self,
+                    forKey: .durationMs
+                )
+                self.bytes = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .bytes
+                )
+                self.dropped = try container.decodeIfPresent(
+                    Components.Schemas.DevJournalEntry.DroppedPayload.self,
+                    forKey: .dropped
+                )
+                self.fault = try container.decodeIfPresent(
+                    Components.Schemas.DevFiredFault.self,
+                    forKey: .fault
+                )
+                self.idempotencyKey = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .idempotencyKey
+                )
+                self.replayed = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .replayed
+                )
+                self.userId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .userId
+                )
+                self.email = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .email
+                )
+                self.role = try container.decodeIfPresent(
+                    Components.Schemas.Role.self,
+                    forKey: .role
+                )
+                self.ifMatch = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .ifMatch
+                )
+                self.body = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .body
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "sequence",
+                    "timestamp",
+                    "request_id",
+                    "tenant",
+                    "method",
+                    "path",
+                    "route",
+                    "status",
+                    "duration_ms",
+                    "bytes",
+                    "dropped",
+                    "fault",
+                    "idempotency_key",
+                    "replayed",
+                    "user_id",
+                    "email",
+                    "role",
+                    "if_match",
+                    "body"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevJournal`.
+        internal struct DevJournal: Codable, Hashable, Sendable {
+            /// Newest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevJournal/items`.
+            internal var items: [Components.Schemas.DevJournalEntry]
+            /// How many requests of the tenant the journal has seen (dropped ones included); the `sequence` of the newest, whatever the filters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevJournal/recorded`.
+            internal var recorded: Swift.Int
+            /// How many requests the journal keeps per tenant (1,000).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevJournal/capacity`.
+            internal var capacity: Swift.Int
+            /// Creates a new `DevJournal`.
+            ///
+            /// - Parameters:
+            ///   - items: Newest first.
+            ///   - recorded: How many requests of the tenant the journal has seen (dropped ones included); the `sequence` of the newest, whatever the filters.
+            ///   - capacity: How many requests the journal keeps per tenant (1,000).
+            internal init(
+                items: [Components.Schemas.DevJournalEntry],
+                recorded: Swift.Int,
+                capacity: Swift.Int
+            ) {
+                self.items = items
+                self.recorded = recorded
+                self.capacity = capacity
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case items
+                case recorded
+                case capacity
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.items = try container.decode(
+                    [Components.Schemas.DevJournalEntry].self,
+                    forKey: .items
+                )
+                self.recorded = try container.decode(
+                    Swift.Int.self,
+                    forKey: .recorded
+                )
+                self.capacity = try container.decode(
+                    Swift.Int.self,
+                    forKey: .capacity
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "items",
+                    "recorded",
+                    "capacity"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/DevRequestTail`.
         internal struct DevRequestTail: Codable, Hashable, Sendable {
             /// Newest first.

@@ -467,6 +467,20 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /__dev/tenants/{id}/restore`.
     /// - Remark: Generated from `#/paths//__dev/tenants/{id}/restore/post(devRestoreSnapshot)`.
     func devRestoreSnapshot(_ input: Operations.DevRestoreSnapshot.Input) async throws -> Operations.DevRestoreSnapshot.Output
+    /// A tenant's request journal
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Every request of the tenant (by its verified token, else its `X-Tenant-ID`) with its path, route, status, duration, caller, `Idempotency-Key`, `If-Match`, request id, the fault rule that fired and whether the answer was dropped; newest first. Each tenant keeps its last 1,000 requests (the oldest dropped first), and at most 256 tenants keep a journal (the one started longest ago goes first); requests to `/__dev/*` are not journaled. Request bodies are kept only when the server runs with `--journal-bodies`, with the value of every member whose name holds `password` or `token` replaced by `[redacted]`. The filters combine.
+    ///
+    /// - Remark: HTTP `GET /__dev/tenants/{id}/requests`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/requests/get(devListJournal)`.
+    func devListJournal(_ input: Operations.DevListJournal.Input) async throws -> Operations.DevListJournal.Output
+    /// Empty a tenant's request journal
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The journal starts again empty, its `sequence` from 1 (between the phases of a test).
+    ///
+    /// - Remark: HTTP `DELETE /__dev/tenants/{id}/requests`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/requests/delete(devClearJournal)`.
+    func devClearJournal(_ input: Operations.DevClearJournal.Input) async throws -> Operations.DevClearJournal.Output
     /// The last requests the server answered (the access log's in-memory ring)
     ///
     /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The server keeps the access-log entries of its last 500 requests in memory (reads of `/__dev/*` itself, such as the console's polling, are logged but not kept). Newest first. To follow the log, poll with `after` set to the `latest_sequence` of the previous answer. Entries carry the route template, never the raw path, query string, token or body.
@@ -1357,6 +1371,38 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// A tenant's request journal
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Every request of the tenant (by its verified token, else its `X-Tenant-ID`) with its path, route, status, duration, caller, `Idempotency-Key`, `If-Match`, request id, the fault rule that fired and whether the answer was dropped; newest first. Each tenant keeps its last 1,000 requests (the oldest dropped first), and at most 256 tenants keep a journal (the one started longest ago goes first); requests to `/__dev/*` are not journaled. Request bodies are kept only when the server runs with `--journal-bodies`, with the value of every member whose name holds `password` or `token` replaced by `[redacted]`. The filters combine.
+    ///
+    /// - Remark: HTTP `GET /__dev/tenants/{id}/requests`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/requests/get(devListJournal)`.
+    internal func devListJournal(
+        path: Operations.DevListJournal.Input.Path,
+        query: Operations.DevListJournal.Input.Query = .init(),
+        headers: Operations.DevListJournal.Input.Headers = .init()
+    ) async throws -> Operations.DevListJournal.Output {
+        try await devListJournal(Operations.DevListJournal.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Empty a tenant's request journal
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The journal starts again empty, its `sequence` from 1 (between the phases of a test).
+    ///
+    /// - Remark: HTTP `DELETE /__dev/tenants/{id}/requests`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/requests/delete(devClearJournal)`.
+    internal func devClearJournal(
+        path: Operations.DevClearJournal.Input.Path,
+        headers: Operations.DevClearJournal.Input.Headers = .init()
+    ) async throws -> Operations.DevClearJournal.Output {
+        try await devClearJournal(Operations.DevClearJournal.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// The last requests the server answered (the access log's in-memory ring)

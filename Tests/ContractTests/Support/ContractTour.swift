@@ -138,6 +138,8 @@ struct ContractTour {
         _ = try await anonymous.devRestoreSnapshot(path: .init(id: tid), body: .json(.init(snapshotId: snapshot.id))).ok.body.json
         _ = try await anonymous.devDeleteSnapshot(path: .init(id: tid, snapshot: snapshot.id)).noContent
         _ = try await anonymous.devTailRequests().ok.body.json
+        _ = try await anonymous.devListJournal(path: .init(id: tid), query: .init(method: .get, path: "/v1/**")).ok.body.json
+        _ = try await anonymous.devClearJournal(path: .init(id: tid)).noContent
         _ = try await anonymous.devGetServer().ok.body.json
         _ = try await anonymous.devGetClock().ok.body.json
         _ = try await anonymous.devAdvanceClock(body: .json(.init(advanceSeconds: 60))).ok.body.json

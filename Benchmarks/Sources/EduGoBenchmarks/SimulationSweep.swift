@@ -30,23 +30,23 @@ struct SimulationSweep {
         var summary = Summary()
         let started = ContinuousClock.now
         var unlaunched = seeds.makeIterator()
-        await withTaskGroup(of: (UInt64, Result<EduGoSimulation.Report, any Error>).self) { group in
+        await withTaskGroup(of: Finished.self) { group in
             func launch() {
                 guard let seed = unlaunched.next() else { return }
                 let options = EduGoSimulation.Options(seed: seed, devices: devices, steps: steps, weights: weights)
                 group.addTask {
                     do {
-                        return (seed, .success(try await EduGoSimulation.run(options)))
+                        return Finished(seed: seed, outcome: .success(try await EduGoSimulation.run(options)))
                     } catch {
-                        return (seed, .failure(error))
+                        return Finished(seed: seed, outcome: .failure(error))
                     }
                 }
             }
             for _ in 0..<max(1, parallel) { launch() }
             while let finished = await group.next() {
-                let seed = finished.0
+                let seed = finished.seed
                 summary.seeds += 1
-                switch finished.1 {
+                switch finished.outcome {
                 case .success(let report):
                     summary.operations += steps
                     if !report.violations.isEmpty {
@@ -67,6 +67,12 @@ struct SimulationSweep {
         }
         summary.seconds = seconds(since: started)
         return summary
+    }
+
+    /// One seed's run as it ended.
+    private struct Finished: Sendable {
+        var seed: UInt64
+        var outcome: Result<EduGoSimulation.Report, any Error>
     }
 
     private func seconds(since start: ContinuousClock.Instant) -> Double {

@@ -336,6 +336,8 @@ class Tour:
         self.call("devRestoreSnapshot", params={"id": tid}, json_body={"snapshot_id": snapshot["id"]}, expect=200)
         self.call("devDeleteSnapshot", params={"id": tid, "snapshot": snapshot["id"]}, expect=204)
         self.call("devTailRequests", expect=200)
+        self.call("devListJournal", params={"id": tid}, query={"method": "GET", "path": "/v1/**", "status": "2xx"}, expect=200)
+        self.call("devClearJournal", params={"id": tid}, expect=204)
         self.call("devGetServer", expect=200)
         self.call("devGetClock", expect=200)
         self.call("devAdvanceClock", json_body={"advance_seconds": 60}, expect=200)

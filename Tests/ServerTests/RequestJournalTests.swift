@@ -140,6 +140,14 @@ import Testing
         }
     }
 
+    @Test("a kept body has every member named like a password or a token redacted, at any depth and in arrays; anything but JSON is described, not kept")
+    func redaction() {
+        let body = #"{"user":{"email":"a@b.c","newPassword":"x"},"items":[{"access_token":"t","n":1}],"refresh_token":"r","note":"token-free"}"#
+        #expect(JournalBody.redacting(Data(body.utf8))
+            == #"{"items":[{"access_token":"[redacted]","n":1}],"note":"token-free","refresh_token":"[redacted]","user":{"email":"a@b.c","newPassword":"[redacted]"}}"#)
+        #expect(JournalBody.redacting(Data("password=hunter2".utf8)) == "[16 bytes, not JSON, not kept]")
+    }
+
     @Test("each tenant keeps its last requests, the oldest dropped first; past the tenant limit the oldest journal goes")
     func bounded() {
         let journal = RequestJournal(capacity: 3, tenantLimit: 2)

@@ -50,13 +50,7 @@ struct JournalRoutes {
                     errors.append(.init(field: "path", code: "invalid_format", message: "must be a path glob such as /v1/courses/*/progress"))
                 }
             }
-            if let status = request.query("status") {
-                if let filter = StatusFilter(status) {
-                    self.status = filter
-                } else {
-                    errors.append(.init(field: "status", code: "invalid_format", message: "must be a status (503) or a class (5xx)"))
-                }
-            }
+            status = DevListQuery.status(request, errors: &errors)
             if let user = request.query("user") {
                 if (1...320).contains(user.count) {
                     self.user = user
@@ -71,13 +65,7 @@ struct JournalRoutes {
                     errors.append(.init(field: "since", code: "invalid_format", message: "must be an RFC 3339 date-time"))
                 }
             }
-            if let after = request.query("after") {
-                if let value = Int(after), value >= 0 {
-                    self.after = value
-                } else {
-                    errors.append(.init(field: "after", code: "out_of_range", message: "must be an integer of at least 0"))
-                }
-            }
+            after = DevListQuery.after(request, errors: &errors)
             if !errors.isEmpty { throw APIError.validation(errors) }
         }
 

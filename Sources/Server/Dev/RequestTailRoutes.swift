@@ -32,13 +32,7 @@ struct RequestTailRoutes {
         /// - Throws: `400 validation_failed` naming each malformed parameter.
         init(_ request: Request) throws {
             var errors: [APIError.FieldError] = []
-            if let after = request.query("after") {
-                if let value = Int(after), value >= 0 {
-                    self.after = value
-                } else {
-                    errors.append(.init(field: "after", code: "out_of_range", message: "must be an integer of at least 0"))
-                }
-            }
+            after = DevListQuery.after(request, errors: &errors)
             if let tenant = request.query("tenant") {
                 if TenantID(tenant) != nil {
                     self.tenant = tenant
@@ -46,14 +40,7 @@ struct RequestTailRoutes {
                     errors.append(.init(field: "tenant", code: "invalid_format", message: "must be a tenant id"))
                 }
             }
-            if let status = request.query("status") {
-                if let filter = StatusFilter(status) {
-                    self.status = filter
-                } else {
-                    errors.append(.init(
-                        field: "status", code: "invalid_format", message: "must be a status (503) or a class (5xx)"))
-                }
-            }
+            status = DevListQuery.status(request, errors: &errors)
             if !errors.isEmpty { throw APIError.validation(errors) }
         }
 

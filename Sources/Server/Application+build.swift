@@ -132,7 +132,7 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
         tenants: tenants,
         health: HealthProbe { await tenants.isReachable() },
         tokens: tokens,
-        authenticator: Authenticator(tokens: tokens, tenants: tenants),
+        authenticator: Authenticator(tokens: tokens, tenants: tenants, acceptsImpersonation: configuration.devMode),
         passwords: passwords,
         rateLimiter: RateLimiter(now: configuration.now),
         mailer: Mailer(mailbox: mailbox, logger: logger, now: configuration.now),
@@ -165,6 +165,7 @@ func buildRouteTable(_ deps: Dependencies) -> RouteTable {
     }
     if deps.configuration.devMode {
         RequestTailRoutes(deps: deps).register(in: &routes)
+        ImpersonationRoutes(deps: deps).register(in: &routes)
         ServerInfoRoutes(deps: deps).register(in: &routes)
         ConsoleRoutes(assets: ConsoleAssets.load()).register(in: &routes)
     }

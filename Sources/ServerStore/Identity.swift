@@ -8,6 +8,9 @@ package struct Identity: Sendable {
     package let sessionID: String
     /// When the access token the caller presented expires (a live event stream ends then).
     package var accessTokenExpiresAt: Date = .distantFuture
+    /// Whether the caller is the dev backend acting as the user (a token of
+    /// `POST /__dev/tenants/{id}/users/{userId}/token`): `sessionID` then names no session.
+    package var impersonated = false
 
     package init(store: TenantStore, user: UserRecord, sessionID: String, accessTokenExpiresAt: Date = .distantFuture) {
         self.store = store

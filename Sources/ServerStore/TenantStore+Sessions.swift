@@ -57,6 +57,12 @@ extension TenantStore {
             arguments: [sessionID, userID])
     }
 
+    /// The account `id`, if it exists: for a token the dev backend minted to act as it, which
+    /// stands for no session.
+    package func user(actedAs id: String) async throws -> UserRecord? {
+        try await database.read { db in try UserRecord.fetchOne(db, key: id) }
+    }
+
     /// The account holding the email key, if any.
     package func user(emailKey: String) async throws -> UserRecord? {
         try await database.read { db in

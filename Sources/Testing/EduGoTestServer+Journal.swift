@@ -24,6 +24,8 @@ extension EduGoTestServer {
         public var userId: String? = nil
         public var email: String? = nil
         public var role: String? = nil
+        /// `true` when the dev backend acted as the user (a token of the console's "Act as a user").
+        public var impersonated: Bool? = nil
         /// Its `Idempotency-Key` and `If-Match`, when sent.
         public var idempotencyKey: String? = nil
         public var ifMatch: String? = nil
@@ -45,7 +47,7 @@ extension EduGoTestServer {
 
         public var description: String {
             var parts = ["#\(sequence) \(method) \(path) → \(status)"]
-            if let email { parts.append("as \(email)") }
+            if let email { parts.append(impersonated == true ? "acting as \(email)" : "as \(email)") }
             if let idempotencyKey { parts.append("Idempotency-Key \(idempotencyKey)") }
             if let ifMatch { parts.append("If-Match \(ifMatch)") }
             if replayed == true { parts.append("replayed") }

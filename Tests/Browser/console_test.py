@@ -2,8 +2,9 @@
 """The dev console in a real browser: headless Chromium driven by selenium against the real
 `edugo-server` binary on a free port with a temporary data directory.
 
-Scenarios: the seven panels load; a new test tenant shows its accounts; a forgot-password mail for
-one of them arrives in the Mailbox panel; a verification mail is verified with its button; a 503
+Scenarios: the eight panels load; a new test tenant shows its accounts; a forgot-password mail for
+one of them arrives in the Mailbox panel; the Act as a user panel calls the API as its student (the
+answer shown, an admin-only list refused, the journal marking the requests impersonated); a verification mail is verified with its button; a 503
 fault armed in the Faults panel answers the next request, which the Requests panel marks as
 injected; a slow_body fault with a uniform wait armed from the form slows the next answer; a snapshot saved in the Snapshots panel is restored (an account registered after it is
 gone) and deleted; `/__dev/?tenant=ID` opens the console on that tenant; the clock moves forward; a user named `<img src=x onerror=alert(1)>` renders as text.
@@ -167,7 +168,7 @@ def policy_violations(driver):
 
 def panels_load(driver, server):
     driver.get(server.url + "/__dev/")
-    for panel in ["tenants", "mailbox", "requests", "faults", "snapshots", "clock", "server"]:
+    for panel in ["tenants", "mailbox", "requests", "faults", "snapshots", "act", "clock", "server"]:
         wait_for(driver, EC.visibility_of_element_located((By.ID, panel)), f"panel #{panel} is visible")
     wait_for(driver, lambda d: d.find_element(By.ID, "server-version").text == "1.0.0", "the Server panel shows the version")
     check(text_of(driver, "#server-tls") == "off", "TLS is shown as off")
@@ -228,6 +229,39 @@ def reset_mail_arrives(driver, server, tenant, email):
     token = mail.find_element(By.CSS_SELECTOR, "code.token").text
     _, _, mailbox = server.request("GET", "/__dev/mailbox", tenant=tenant)
     check(token == mailbox["items"][0]["token"], "the Mailbox panel shows the mail's token")
+
+
+def act_as_the_student(driver, server, tenant, email):
+    wait_for(driver, lambda d: d.find_element(By.ID, "act-tenant").text == tenant, "the Act panel names the selected tenant")
+    wait_for(driver, lambda d: any(email in o.text for o in Select(d.find_element(By.ID, "act-user")).options),
+             "the Act panel lists the tenant's student")
+    form = driver.find_element(By.ID, "act-form")
+    Select(form.find_element(By.NAME, "user")).select_by_visible_text(f"{email} (student)")
+
+    def send(method, path):
+        Select(form.find_element(By.NAME, "method")).select_by_value(method)
+        field = form.find_element(By.NAME, "path")
+        field.clear()
+        field.send_keys(path)
+        driver.execute_script("document.getElementById('act-status').dataset.status = ''")
+        driver.find_element(By.ID, "act-send").click()
+        return wait_for(driver, lambda d: d.find_element(By.ID, "act-status").get_attribute("data-status"),
+                        f"the answer to {method} {path} is shown")
+
+    status = send("GET", "/v1/auth/me")
+    check(status == "200", f"GET /v1/auth/me as the student answered {status}: {text_of(driver, '#act-status')}")
+    answer = json.loads(text_of(driver, "#act-answer"))
+    check(answer["email"] == email and answer["role"] == "student", f"the answer is the student's own account: {answer}")
+    check(f"as {email} (student)" in text_of(driver, "#act-status"), "the status line names who the call acted as")
+    status = send("GET", "/v1/users")
+    check(status == "403", f"the admin-only user list as the student answered {status}")
+    check(json.loads(text_of(driver, "#act-answer"))["code"] == "forbidden", "the refusal's problem is shown")
+
+    _, _, journal = server.request("GET", f"/__dev/tenants/{tenant}/requests?path=/v1/**")
+    acted = [item for item in journal["items"] if item["path"] in ("/v1/auth/me", "/v1/users")][:2]
+    check([(item["path"], item["status"], item.get("impersonated")) for item in acted]
+          == [("/v1/users", 403, True), ("/v1/auth/me", 200, True)],
+          f"the journal marks both calls impersonated: {acted}")
 
 
 def hostile_name_is_text_and_verification_works(driver, server, tenant):
@@ -403,7 +437,7 @@ def main():
         driver = chromium()
         driver.set_page_load_timeout(30)
         steps = [
-            ("the seven panels load against the live server", lambda: panels_load(driver, server)),
+            ("the eight panels load against the live server", lambda: panels_load(driver, server)),
             ("every control has a label", lambda: check(not unlabelled_controls(driver), f"unlabelled: {unlabelled_controls(driver)}")),
             ("the keyboard reaches 'New test tenant' with a visible focus", lambda: keyboard_reaches_the_tenant_button(driver)),
         ]
@@ -415,6 +449,7 @@ def main():
         print(f"ok  {step} ({tenant})")
         for step, run in [
             ("forgot-password: the mail arrives in the Mailbox panel", lambda: reset_mail_arrives(driver, server, tenant, email)),
+            ("Act as a user: the student's calls answered and shown, journaled as impersonated", lambda: act_as_the_student(driver, server, tenant, email)),
             ("a hostile user name renders as text; the Verify button verifies", lambda: hostile_name_is_text_and_verification_works(driver, server, tenant)),
             ("an armed 503 fault answers a request, shown as injected in Requests", lambda: fault_is_injected_and_shown(driver, server, tenant)),
             ("a slow_body fault with a uniform wait is armed from the form and fires", lambda: slow_body_fault_is_armed(driver, server, tenant)),

@@ -108,6 +108,7 @@ import Testing
         (.get, "/__dev/faults"), (.post, "/__dev/faults"), (.delete, "/__dev/faults"), (.delete, "/__dev/faults/f-1"),
         (.get, "/__dev/clock"), (.post, "/__dev/clock"), (.delete, "/__dev/clock"),
         (.get, "/__dev/tenants"), (.get, "/__dev/tenants/demo/users"), (.get, "/__dev/requests"), (.get, "/__dev/server"),
+        (.post, "/__dev/tenants/demo/users/any-user/token"),
     ])
     func devRoutesHiddenOutsideDevMode(method: HTTPRequest.Method, uri: String) async throws {
         var configuration = ServerConfiguration.testing()

@@ -244,7 +244,7 @@ class Tour:
         pair = self.sign_in(email, "Tour-Password-2", tid)
         pair = self.call("refreshTokens", tenant=tid, json_body={"refresh_token": pair["refresh_token"]}, expect=200).json()
         student = pair["access_token"]
-        self.call("getMe", token=student, expect=200)
+        learner_id = self.call("getMe", token=student, expect=200).json()["id"]
         profile = self.call("getMyProfile", token=student, expect=200).json()
         self.call("updateMyProfile", token=student, json_body={"first_name": "Touring", "version": profile["version"]},
                   expect=200)
@@ -331,6 +331,9 @@ class Tour:
         self.call("devConsoleAsset", params={"name": "console.css"}, expect=200)
         self.call("devListTenants", expect=200)
         self.call("devListTenantUsers", params={"id": tid}, expect=200)
+        # Acting as the newcomer needs no session of theirs (the tour signed them out by now).
+        acting = self.call("devImpersonateUser", params={"id": tid, "userId": learner_id}, expect=200).json()
+        self.call("getMe", token=acting["access_token"], expect=200)
         snapshot = self.call("devSaveSnapshot", params={"id": tid}, expect=201).json()
         self.call("devListSnapshots", params={"id": tid}, expect=200)
         self.call("devRestoreSnapshot", params={"id": tid}, json_body={"snapshot_id": snapshot["id"]}, expect=200)

@@ -14,6 +14,17 @@ struct AccessClaims: JWTPayload, Equatable {
     var nbf: NotBeforeClaim
     var exp: ExpirationClaim
     var jti: IDClaim
+    /// Set only on a token the dev backend minted to act as the user (RFC 8693's actor claim,
+    /// `{"sub": "edugo-dev"}`): it stands for no session, and only a dev-mode server accepts it.
+    var act: Actor? = nil
+
+    /// Who acts as the token's subject.
+    struct Actor: Codable, Equatable {
+        /// The dev backend's name for itself.
+        static let devBackend = Actor(sub: "edugo-dev")
+
+        var sub: String
+    }
 
     /// Structural checks jwt-kit runs after the signature verified. Time, issuer and audience
     /// are checked by ``TokenService/verify(_:)`` against the injected clock.

@@ -7,9 +7,14 @@ import Hummingbird
 /// The tenant comes from the verified `tid` claim; a disagreeing `X-Tenant-ID` is refused. The
 /// session must still be live and the user must still exist, so logout, family revocation and
 /// user deletion take effect at once, and role changes apply to the next request.
+///
+/// A token the dev backend minted to act as a user (``AccessClaims/act``) stands for no session:
+/// only its user must exist, and only a dev-mode server (`acceptsImpersonation`) takes it.
 struct Authenticator: Sendable {
     let tokens: TokenService
     let tenants: TenantRegistry
+    /// Dev mode: tokens minted by `POST /__dev/tenants/{id}/users/{userId}/token` are accepted.
+    let acceptsImpersonation: Bool
 
     func authenticate(_ request: Request) async throws -> Identity {
         guard let header = request.headers[.authorization] else {
@@ -32,12 +37,18 @@ struct Authenticator: Sendable {
         } catch let error as APIError where error.code == "tenant_not_found" {
             throw APIError.unauthorized("The access token is not valid.", invalidToken: true)
         }
+        if claims.act != nil {
+            guard acceptsImpersonation, let user = try await store.user(actedAs: claims.sub.value) else {
+                throw APIError.unauthorized("The access token is not valid.", invalidToken: true)
+            }
+            var identity = Identity(store: store, user: user, sessionID: claims.sid, accessTokenExpiresAt: claims.exp.value)
+            identity.impersonated = true
+            return identity
+        }
         guard let user = try await store.user(inLiveSession: claims.sid, userID: claims.sub.value) else {
             throw APIError.unauthorized("The session has ended. Sign in again.", invalidToken: true)
         }
-        var identity = Identity(store: store, user: user, sessionID: claims.sid)
-        identity.accessTokenExpiresAt = claims.exp.value
-        return identity
+        return Identity(store: store, user: user, sessionID: claims.sid, accessTokenExpiresAt: claims.exp.value)
     }
 
     /// The tenant named by `X-Tenant-ID` on an unauthenticated call.

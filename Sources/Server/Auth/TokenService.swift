@@ -32,6 +32,21 @@ struct TokenService: Sendable {
     var lifetimeSeconds: Int { Int(lifetime.timeInterval) }
 
     func issue(userID: String, tenantID: TenantID, role: UserRecord.Role, sessionID: String) async throws -> String {
+        try await issue(userID: userID, tenantID: tenantID, role: role, sessionID: sessionID, lifetime: lifetime, actor: nil)
+    }
+
+    /// A token the dev backend mints to act as `userID` (``AccessClaims/act``): it stands for no
+    /// session (`sessionID` is a fresh id no session row holds) and lives `lifetime`.
+    func issueImpersonation(userID: String, tenantID: TenantID, role: UserRecord.Role, lifetime: Duration) async throws -> String {
+        try await issue(
+            userID: userID, tenantID: tenantID, role: role, sessionID: "impersonation-" + RecordID.make(), lifetime: lifetime,
+            actor: .devBackend)
+    }
+
+    private func issue(
+        userID: String, tenantID: TenantID, role: UserRecord.Role, sessionID: String, lifetime: Duration,
+        actor: AccessClaims.Actor?
+    ) async throws -> String {
         // Whole seconds: NumericDate consumers commonly expect integers.
         let issuedAt = Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down))
         let claims = AccessClaims(
@@ -44,7 +59,8 @@ struct TokenService: Sendable {
             iat: .init(value: issuedAt),
             nbf: .init(value: issuedAt),
             exp: .init(value: issuedAt.addingTimeInterval(lifetime.timeInterval)),
-            jti: .init(value: RecordID.make()))
+            jti: .init(value: RecordID.make()),
+            act: actor)
         return try await keys.sign(claims, kid: JWKIdentifier(string: signingKey.kid))
     }
 

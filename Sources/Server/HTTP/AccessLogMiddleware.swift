@@ -50,6 +50,7 @@ struct AccessLogMiddleware: RouterMiddleware {
             entry.userID = caller?.userID
             entry.email = caller?.email
             entry.role = caller?.role
+            entry.impersonated = caller?.impersonated == true ? true : nil
             entry.ifMatch = request.headers[.ifMatch].map { String($0.prefix(255)) }
             entry.body = body
             journal.append(entry, tenant: tenant)

@@ -46,6 +46,9 @@ public struct AccessLogEntry: Sendable, Equatable, Encodable {
     public var email: String? = nil
     /// The authenticated caller's role.
     public var role: String? = nil
+    /// `true` when the caller was the dev backend acting as the user (a token of
+    /// `POST /__dev/tenants/{id}/users/{userId}/token`); absent otherwise.
+    public var impersonated: Bool? = nil
     /// The request's `If-Match`.
     public var ifMatch: String? = nil
     /// The request's JSON body with every password and token replaced (only with `--journal-bodies`).
@@ -58,6 +61,7 @@ public struct AccessLogEntry: Sendable, Equatable, Encodable {
         entry.userID = nil
         entry.email = nil
         entry.role = nil
+        entry.impersonated = nil
         entry.ifMatch = nil
         entry.body = nil
         return entry

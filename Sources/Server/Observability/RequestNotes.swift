@@ -14,6 +14,8 @@ final class RequestNotes: Sendable {
         var userID: String
         var email: String
         var role: String
+        /// The dev backend acting as the user (an impersonation token).
+        var impersonated: Bool
     }
 
     private struct State {
@@ -38,7 +40,7 @@ final class RequestNotes: Sendable {
     func recordCaller(_ identity: Identity) {
         let caller = Caller(
             tenant: identity.tenantID.rawValue, userID: identity.userID, email: identity.user.email,
-            role: identity.role.rawValue)
+            role: identity.role.rawValue, impersonated: identity.impersonated)
         state.withLock { $0.caller = caller }
     }
 

@@ -41,12 +41,15 @@ struct EventStream: Sendable {
         let userID: String
         let role: UserRecord.Role
         let sessionID: String
+        /// The dev backend acting as the user: no session stands behind the stream.
+        let impersonated: Bool
 
         init(_ identity: Identity) {
             tenantID = identity.tenantID
             userID = identity.userID
             role = identity.role
             sessionID = identity.sessionID
+            impersonated = identity.impersonated
         }
 
         var audience: ChangeAudience { ChangeAudience(userID: userID, isAdmin: role == .admin) }
@@ -124,9 +127,14 @@ struct EventStream: Sendable {
         return .current(cursor.seq)
     }
 
-    /// Whether the stream's session is still live, its user still there with the same role.
+    /// Whether the stream's session is still live (for the dev backend acting as the user, which
+    /// has none: whether the user is), its user still there with the same role.
     private func sessionStands() async throws -> Bool {
-        let user = try await store(caller.tenantID).user(inLiveSession: caller.sessionID, userID: caller.userID)
+        let store = try await store(caller.tenantID)
+        let user =
+            caller.impersonated
+            ? try await store.user(actedAs: caller.userID)
+            : try await store.user(inLiveSession: caller.sessionID, userID: caller.userID)
         return user?.role == caller.role
     }
 

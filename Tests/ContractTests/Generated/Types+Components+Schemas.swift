@@ -5301,6 +5301,10 @@ extension Components {
             internal var email: Swift.String?
             /// - Remark: Generated from `#/components/schemas/DevJournalEntry/role`.
             internal var role: Components.Schemas.Role?
+            /// Present, and `true`, when the caller was the dev backend acting as the user (a token of `devImpersonateUser`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevJournalEntry/impersonated`.
+            internal var impersonated: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/DevJournalEntry/if_match`.
             internal var ifMatch: Swift.String?
             /// Only with `--journal-bodies`. The JSON request body with every password and token replaced by `[redacted]`, or a note of why it was not kept (not JSON, no `Content-Length`, over the body limit).
@@ -5327,6 +5331,7 @@ extension Components {
             ///   - userId: The authenticated caller, when the request authenticated.
             ///   - email:
             ///   - role:
+            ///   - impersonated: Present, and `true`, when the caller was the dev backend acting as the user (a token of `devImpersonateUser`).
             ///   - ifMatch:
             ///   - body: Only with `--journal-bodies`. The JSON request body with every password and token replaced by `[redacted]`, or a note of why it was not kept (not JSON, no `Content-Length`, over the body limit).
             internal init(
@@ -5347,6 +5352,7 @@ extension Components {
                 userId: Swift.String? = nil,
                 email: Swift.String? = nil,
                 role: Components.Schemas.Role? = nil,
+                impersonated: Swift.Bool? = nil,
                 ifMatch: Swift.String? = nil,
                 body: Swift.String? = nil
             ) {
@@ -5367,6 +5373,7 @@ extension Components {
                 self.userId = userId
                 self.email = email
                 self.role = role
+                self.impersonated = impersonated
                 self.ifMatch = ifMatch
                 self.body = body
             }
@@ -5388,6 +5395,7 @@ extension Components {
                 case userId = "user_id"
                 case email
                 case role
+                case impersonated
                 case ifMatch = "if_match"
                 case body
             }
@@ -5461,6 +5469,10 @@ extension Components {
                     Components.Schemas.Role.self,
                     forKey: .role
                 )
+                self.impersonated = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .impersonated
+                )
                 self.ifMatch = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .ifMatch
@@ -5487,8 +5499,77 @@ extension Components {
                     "user_id",
                     "email",
                     "role",
+                    "impersonated",
                     "if_match",
                     "body"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevImpersonation`.
+        internal struct DevImpersonation: Codable, Hashable, Sendable {
+            /// ES256 JWT with the claims of a sign-in's access token and `act` (`{"sub": "edugo-dev"}`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevImpersonation/access_token`.
+            internal var accessToken: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DevImpersonation/token_type`.
+            internal enum TokenTypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case bearer = "Bearer"
+            }
+            /// - Remark: Generated from `#/components/schemas/DevImpersonation/token_type`.
+            internal var tokenType: Components.Schemas.DevImpersonation.TokenTypePayload
+            /// Lifetime in seconds (300, or the access-token lifetime when that is shorter).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevImpersonation/expires_in`.
+            internal var expiresIn: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/DevImpersonation/user`.
+            internal var user: Components.Schemas.User
+            /// Creates a new `DevImpersonation`.
+            ///
+            /// - Parameters:
+            ///   - accessToken: ES256 JWT with the claims of a sign-in's access token and `act` (`{"sub": "edugo-dev"}`).
+            ///   - tokenType:
+            ///   - expiresIn: Lifetime in seconds (300, or the access-token lifetime when that is shorter).
+            ///   - user:
+            internal init(
+                accessToken: Swift.String,
+                tokenType: Components.Schemas.DevImpersonation.TokenTypePayload,
+                expiresIn: Swift.Int,
+                user: Components.Schemas.User
+            ) {
+                self.accessToken = accessToken
+                self.tokenType = tokenType
+                self.expiresIn = expiresIn
+                self.user = user
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case accessToken = "access_token"
+                case tokenType = "token_type"
+                case expiresIn = "expires_in"
+                case user
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.accessToken = try container.decode(
+                    Swift.String.self,
+                    forKey: .accessToken
+                )
+                self.tokenType = try container.decode(
+                    Components.Schemas.DevImpersonation.TokenTypePayload.self,
+                    forKey: .tokenType
+                )
+                self.expiresIn = try container.decode(
+                    Swift.Int.self,
+                    forKey: .expiresIn
+                )
+                self.user = try container.decode(
+                    Components.Schemas.User.self,
+                    forKey: .user
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "access_token",
+                    "token_type",
+                    "expires_in",
+                    "user"
                 ])
             }
         }

@@ -439,6 +439,13 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /__dev/tenants/{id}/users`.
     /// - Remark: Generated from `#/paths//__dev/tenants/{id}/users/get(devListTenantUsers)`.
     func devListTenantUsers(_ input: Operations.DevListTenantUsers.Input) async throws -> Operations.DevListTenantUsers.Output
+    /// An access token to call the API as one of the tenant's users
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`, and a server outside dev mode refuses the tokens it minted (401). No request body. The token is an access token like a sign-in's, with the actor claim `act: {"sub": "edugo-dev"}` (RFC 8693) added; it stands for no session (none is started, so nobody is signed out by a session limit), comes with no refresh token and lives at most 300 seconds (less when access tokens live less). The user's current role applies to every request, and a deleted user's token is refused. The request journal marks each request made with it `impersonated`. The dev console's "Act as a user" panel uses it.
+    ///
+    /// - Remark: HTTP `POST /__dev/tenants/{id}/users/{userId}/token`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/users/{userId}/token/post(devImpersonateUser)`.
+    func devImpersonateUser(_ input: Operations.DevImpersonateUser.Input) async throws -> Operations.DevImpersonateUser.Output
     /// A tenant's snapshots
     ///
     /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Newest first, with size and time.
@@ -1308,6 +1315,21 @@ extension APIProtocol {
         try await devListTenantUsers(Operations.DevListTenantUsers.Input(
             path: path,
             query: query,
+            headers: headers
+        ))
+    }
+    /// An access token to call the API as one of the tenant's users
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`, and a server outside dev mode refuses the tokens it minted (401). No request body. The token is an access token like a sign-in's, with the actor claim `act: {"sub": "edugo-dev"}` (RFC 8693) added; it stands for no session (none is started, so nobody is signed out by a session limit), comes with no refresh token and lives at most 300 seconds (less when access tokens live less). The user's current role applies to every request, and a deleted user's token is refused. The request journal marks each request made with it `impersonated`. The dev console's "Act as a user" panel uses it.
+    ///
+    /// - Remark: HTTP `POST /__dev/tenants/{id}/users/{userId}/token`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/users/{userId}/token/post(devImpersonateUser)`.
+    internal func devImpersonateUser(
+        path: Operations.DevImpersonateUser.Input.Path,
+        headers: Operations.DevImpersonateUser.Input.Headers = .init()
+    ) async throws -> Operations.DevImpersonateUser.Output {
+        try await devImpersonateUser(Operations.DevImpersonateUser.Input(
+            path: path,
             headers: headers
         ))
     }

@@ -44,7 +44,7 @@ struct ContractTour {
             headers: .init(xTenantID: tid), body: .json(.init(refreshToken: learner.tokens.refreshToken))
         ).ok.body.json
         let student = api.client(token: refreshed.accessToken)
-        _ = try await student.getMe().ok.body.json
+        let learnerID = try await student.getMe().ok.body.json.id
         let profile = try await student.getMyProfile().ok.body.json
         _ = try await student.updateMyProfile(body: .json(.init(firstName: "Touring", version: profile.version))).ok.body.json
 
@@ -132,6 +132,9 @@ struct ContractTour {
         _ = try await String(collecting: anonymous.devConsoleAsset(path: .init(name: .console_css)).ok.body.textCss, upTo: 1 << 20)
         _ = try await anonymous.devListTenants().ok.body.json
         _ = try await anonymous.devListTenantUsers(path: .init(id: tid)).ok.body.json
+        // Acting as the newcomer needs no session of theirs (the tour signed them out by now).
+        let acting = try await anonymous.devImpersonateUser(path: .init(id: tid, userId: learnerID)).ok.body.json
+        _ = try await api.client(token: acting.accessToken).getMe().ok.body.json
         // Snapshots: one saved, listed, put back (nothing changed since) and deleted.
         let snapshot = try await anonymous.devSaveSnapshot(path: .init(id: tid)).created.body.json
         _ = try await anonymous.devListSnapshots(path: .init(id: tid)).ok.body.json

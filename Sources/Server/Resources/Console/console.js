@@ -1,4 +1,4 @@
-// The dev console: a tenant picker shared by the panels (`?tenant=ID` picks one), and the seven panels.
+// The dev console: a tenant picker shared by the panels (`?tenant=ID` picks one), and the eight panels.
 import { api } from './api.js';
 import { h, fill, describe } from './dom.js';
 import * as tenants from './tenants.js';
@@ -6,6 +6,7 @@ import * as mailbox from './mailbox.js';
 import * as requests from './requests.js';
 import * as faults from './faults.js';
 import * as snapshots from './snapshots.js';
+import * as act from './act.js';
 import * as clock from './clock.js';
 import * as server from './server.js';
 
@@ -53,7 +54,7 @@ function changed() {
 
 picker.addEventListener('change', changed);
 
-for (const panel of [tenants, mailbox, requests, faults, snapshots, clock, server]) panel.start(context);
+for (const panel of [tenants, mailbox, requests, faults, snapshots, act, clock, server]) panel.start(context);
 // `/__dev/?tenant=ID` opens the console on that tenant (a link a failing test can print).
 const requested = new URLSearchParams(location.search).get('tenant');
 context.reloadTenants()

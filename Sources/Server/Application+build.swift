@@ -166,6 +166,7 @@ func buildRouteTable(_ deps: Dependencies) -> RouteTable {
     if deps.configuration.devMode {
         RequestTailRoutes(deps: deps).register(in: &routes)
         ImpersonationRoutes(deps: deps).register(in: &routes)
+        FeedInspectionRoutes(deps: deps).register(in: &routes)
         ServerInfoRoutes(deps: deps).register(in: &routes)
         ConsoleRoutes(assets: ConsoleAssets.load()).register(in: &routes)
     }

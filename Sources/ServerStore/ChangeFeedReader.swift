@@ -126,6 +126,12 @@ package struct ChangeFeedReader {
         return states
     }
 
+    /// Whether the feed carries the entity of kind `entity` and id `id` to the caller now: the
+    /// read its pages make (``FeedExplanation`` says why not).
+    package func carries(_ entity: FeedEntity, id: String) throws -> Bool {
+        try !rows(entity, ids: [id]).isEmpty
+    }
+
     /// The visible entities of a kind among `ids`.
     private func rows(_ entity: FeedEntity, ids: [String]) throws -> [FeedChange] {
         let marks = databaseQuestionMarks(count: ids.count)

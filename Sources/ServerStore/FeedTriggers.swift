@@ -5,7 +5,8 @@ import GRDB
 /// Each entity's table logs its inserts, updates and deletes; the course's table also logs, when a
 /// course is published, unpublished or handed over, the rows whose visibility follows it, and
 /// deletes the rows that go before it. Every change is a row of `changes` written in the
-/// transaction that makes it (``ChangeLog``).
+/// transaction that makes it (``ChangeLog``), with its operation: `insert`, `update`, `delete`, or
+/// `visibility` for a row whose visibility followed its course's.
 package enum FeedTriggers {
     /// A trigger's name and its `CREATE TRIGGER` statement (as `sqlite_master` keeps it).
     package struct Trigger: Sendable, Equatable {
@@ -39,7 +40,7 @@ package enum FeedTriggers {
         return triggers
     }
 
-    private static let insert = "INSERT INTO changes (entity, entity_id, course_id, user_id, draft_of, changed_at)"
+    private static let insert = "INSERT INTO changes (entity, entity_id, course_id, user_id, draft_of, changed_at, op)"
     private static let now = "\(ChangeLog.sqlFunctionName)()"
     /// A course update that leaves it a draft: heard only by its teachers (old and new) and admins.
     private static let staysDraft = "OLD.published = 0 AND NEW.published = 0"
@@ -52,12 +53,12 @@ package enum FeedTriggers {
             ("update", "UPDATE" + (entity.changeColumns.map { " OF " + $0.joined(separator: ", ") } ?? ""), "NEW"),
             ("delete", "DELETE", "OLD"),
         ]
-        return events.map { name, event, row in
-            let name = "\(entity.table)_change_\(name)"
-            if entity.placement == .course, name.hasSuffix("update") { return courseUpdateTrigger(entity, name: name) }
+        return events.map { operation, event, row in
+            let name = "\(entity.table)_change_\(operation)"
+            if entity.placement == .course, operation == "update" { return courseUpdateTrigger(entity, name: name) }
             return Trigger(name: name, sql: """
                 CREATE TRIGGER \(name) AFTER \(event) ON \(entity.table) BEGIN
-                    \(insert) VALUES (\(values(entity, row: row)), \(now));
+                    \(insert) VALUES (\(values(entity, row: row)), \(now), '\(operation)');
                 END
                 """)
         }
@@ -86,8 +87,8 @@ package enum FeedTriggers {
         let id = course.idColumn
         return Trigger(name: name, sql: """
             CREATE TRIGGER \(name) AFTER UPDATE ON \(course.table) BEGIN
-                \(insert) VALUES ('\(course.name)', NEW.\(id), NEW.\(id), NULL, CASE WHEN \(staysDraft) THEN NEW.teacher_id END, \(now));
-                \(insert) SELECT '\(course.name)', NEW.\(id), NEW.\(id), NULL, OLD.teacher_id, \(now)
+                \(insert) VALUES ('\(course.name)', NEW.\(id), NEW.\(id), NULL, CASE WHEN \(staysDraft) THEN NEW.teacher_id END, \(now), 'update');
+                \(insert) SELECT '\(course.name)', NEW.\(id), NEW.\(id), NULL, OLD.teacher_id, \(now), 'update'
                     WHERE \(staysDraft) AND OLD.teacher_id IS NOT NEW.teacher_id;
             END
             """)
@@ -106,14 +107,14 @@ package enum FeedTriggers {
             switch member.audience {
             case .course:
                 return """
-                    \(select), NULL, CASE WHEN \(staysDraft) THEN NEW.teacher_id END, \(now)
+                    \(select), NULL, CASE WHEN \(staysDraft) THEN NEW.teacher_id END, \(now), 'visibility'
                             FROM \(member.table) WHERE \(column) = NEW.id;
-                        \(select), NULL, OLD.teacher_id, \(now)
+                        \(select), NULL, OLD.teacher_id, \(now), 'visibility'
                             FROM \(member.table) WHERE \(column) = NEW.id AND \(staysDraft);
                     """
             case .owner(let owner):
                 return """
-                    \(select), \(owner), NULL, \(now) FROM \(member.table)
+                    \(select), \(owner), NULL, \(now), 'visibility' FROM \(member.table)
                             WHERE \(column) = NEW.id AND NOT (\(staysDraft) AND \(owner) NOT IN (OLD.teacher_id, NEW.teacher_id));
                     """
             }

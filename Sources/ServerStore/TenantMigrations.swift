@@ -137,6 +137,12 @@ package enum TenantMigrations {
         // The change log's triggers, generated from the synced entities' descriptors. A synced
         // resource added later creates its table and calls `FeedTriggers.migrate` in its own migration.
         migrator.registerMigration("v14-feed-entities") { db in try FeedTriggers.migrate(db) }
+        // Each logged change names its operation (the dev console's change log shows it); the
+        // triggers are generated again to write it. Entries logged before have none.
+        migrator.registerMigration("v15-change-operations") { db in
+            try db.alter(table: "changes") { t in t.add(column: "op", .text) }
+            try FeedTriggers.migrate(db)
+        }
         return migrator
     }
 }

@@ -2,9 +2,12 @@
 """The dev console in a real browser: headless Chromium driven by selenium against the real
 `edugo-server` binary on a free port with a temporary data directory.
 
-Scenarios: the eight panels load; a new test tenant shows its accounts; a forgot-password mail for
+Scenarios: the nine panels load; a new test tenant shows its accounts; a forgot-password mail for
 one of them arrives in the Mailbox panel; the Act as a user panel calls the API as its student (the
-answer shown, an admin-only list refused, the journal marking the requests impersonated); a verification mail is verified with its button; a 503
+answer shown, an admin-only list refused, the journal marking the requests impersonated); a draft
+course a teacher creates appears in the Change feed panel, and Explain says the student's device
+does not hold it (a draft) and the teacher's does; the student's open live stream appears under
+Devices, standing at the head once its session pulled the feed; a verification mail is verified with its button; a 503
 fault armed in the Faults panel answers the next request, which the Requests panel marks as
 injected; a slow_body fault with a uniform wait armed from the form slows the next answer; a snapshot saved in the Snapshots panel is restored (an account registered after it is
 gone) and deleted; `/__dev/?tenant=ID` opens the console on that tenant; the clock moves forward; a user named `<img src=x onerror=alert(1)>` renders as text.
@@ -168,7 +171,7 @@ def policy_violations(driver):
 
 def panels_load(driver, server):
     driver.get(server.url + "/__dev/")
-    for panel in ["tenants", "mailbox", "requests", "faults", "snapshots", "act", "clock", "server"]:
+    for panel in ["tenants", "mailbox", "requests", "faults", "snapshots", "feed", "act", "clock", "server"]:
         wait_for(driver, EC.visibility_of_element_located((By.ID, panel)), f"panel #{panel} is visible")
     wait_for(driver, lambda d: d.find_element(By.ID, "server-version").text == "1.0.0", "the Server panel shows the version")
     check(text_of(driver, "#server-tls") == "off", "TLS is shown as off")
@@ -262,6 +265,65 @@ def act_as_the_student(driver, server, tenant, email):
     check([(item["path"], item["status"], item.get("impersonated")) for item in acted]
           == [("/v1/users", 403, True), ("/v1/auth/me", 200, True)],
           f"the journal marks both calls impersonated: {acted}")
+
+
+def change_feed_and_explain(driver, server, tenant, student_email):
+    teacher = driver.find_element(By.CSS_SELECTOR, '#created-tenant tr[data-role="teacher"]')
+    email = teacher.find_element(By.CSS_SELECTOR, "code.email").text
+    password = teacher.find_element(By.CSS_SELECTOR, "code.password").text
+    status, _, pair = server.request("POST", "/v1/auth/login", tenant=tenant, body={"email": email, "password": password})
+    check(status == 200, f"the teacher's login answered {status}")
+    status, _, course = server.request("POST", "/v1/courses", tenant=tenant, body={
+        "title": "Borrador del navegador", "category": "arts", "published": False},
+        headers={"Authorization": f"Bearer {pair['access_token']}"})
+    check(status == 201, f"the draft course answered {status}: {course}")
+    row = f'#feed-table tr[data-entity="course"][data-id="{course["id"]}"]'
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, row), "the draft course appears in the Change feed panel")
+    check("exists" in text_of(driver, row), f"its entry says it exists: {text_of(driver, row)!r}")
+    operation = driver.find_element(By.CSS_SELECTOR, row + " td.operation").text
+    check(operation == "insert", f"its entry says it was inserted: {operation!r}")
+    check(f"head " in text_of(driver, "#feed-summary") and "timeline" in text_of(driver, "#feed-summary"),
+          f"the panel names the timeline and the head: {text_of(driver, '#feed-summary')!r}")
+
+    form = driver.find_element(By.ID, "explain-form")
+    wait_for(driver, lambda d: any(student_email in o.text for o in Select(d.find_element(By.ID, "explain-user")).options),
+             "Explain lists the tenant's users")
+    Select(form.find_element(By.NAME, "user")).select_by_visible_text(f"{student_email} (student)")
+    driver.find_element(By.CSS_SELECTOR, row + " button[aria-label^='Explain']").click()
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#explain-result [data-held="false"]'),
+             "Explain says the student's device does not hold the draft")
+    codes = [li.get_attribute("data-code") for li in driver.find_elements(By.CSS_SELECTOR, "#explain-result li")]
+    check(codes == ["draft"], f"the reason is that it is a draft: {codes}")
+
+    Select(form.find_element(By.NAME, "user")).select_by_visible_text(f"{email} (teacher)")
+    driver.find_element(By.ID, "explain-run").click()
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#explain-result [data-held="true"]'),
+             "Explain says the teacher's device holds the draft")
+
+
+def devices_show_a_live_stream(driver, server, tenant, email, password):
+    status, _, pair = server.request("POST", "/v1/auth/login", tenant=tenant, body={"email": email, "password": password})
+    check(status == 200, f"the student's login answered {status}")
+    bearer = {"Authorization": f"Bearer {pair['access_token']}"}
+    request = urllib.request.Request(server.url + "/v1/sync/events", headers={**bearer, "Accept": "text/event-stream"})
+    stream = urllib.request.urlopen(request, timeout=10)
+    try:
+        row = f'#device-table tr[data-user="{email}"]'
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, row), "the student's live stream appears under Devices")
+        check("not yet" in text_of(driver, row), f"before a pull it stands nowhere: {text_of(driver, row)!r}")
+        cursor = None
+        while True:
+            path = "/v1/sync/changes?limit=500" + (f"&cursor={cursor}" if cursor else "")
+            status, _, page = server.request("GET", path, headers=bearer)
+            check(status == 200, f"the pull answered {status}")
+            cursor = page["cursor"]
+            if not page["has_more"]:
+                break
+        wait_for(driver, lambda d: "a pull" in d.find_element(By.CSS_SELECTOR, row).text, "the device stands where its pull left it")
+        behind = driver.find_element(By.CSS_SELECTOR, row + " td.behind").text
+        check(behind == "0", f"after pulling to the end it is behind by nothing: {behind!r}")
+    finally:
+        stream.close()
 
 
 def hostile_name_is_text_and_verification_works(driver, server, tenant):
@@ -437,7 +499,7 @@ def main():
         driver = chromium()
         driver.set_page_load_timeout(30)
         steps = [
-            ("the eight panels load against the live server", lambda: panels_load(driver, server)),
+            ("the nine panels load against the live server", lambda: panels_load(driver, server)),
             ("every control has a label", lambda: check(not unlabelled_controls(driver), f"unlabelled: {unlabelled_controls(driver)}")),
             ("the keyboard reaches 'New test tenant' with a visible focus", lambda: keyboard_reaches_the_tenant_button(driver)),
         ]
@@ -445,11 +507,13 @@ def main():
             run()
             print(f"ok  {step}")
         step = "a new test tenant shows its accounts"
-        tenant, email, _ = new_tenant(driver)
+        tenant, email, password = new_tenant(driver)
         print(f"ok  {step} ({tenant})")
         for step, run in [
             ("forgot-password: the mail arrives in the Mailbox panel", lambda: reset_mail_arrives(driver, server, tenant, email)),
             ("Act as a user: the student's calls answered and shown, journaled as impersonated", lambda: act_as_the_student(driver, server, tenant, email)),
+            ("Change feed: a teacher's draft appears; Explain: not on the student's device (draft), on the teacher's", lambda: change_feed_and_explain(driver, server, tenant, email)),
+            ("Devices: the student's live stream is listed, at the head once its session pulled", lambda: devices_show_a_live_stream(driver, server, tenant, email, password)),
             ("a hostile user name renders as text; the Verify button verifies", lambda: hostile_name_is_text_and_verification_works(driver, server, tenant)),
             ("an armed 503 fault answers a request, shown as injected in Requests", lambda: fault_is_injected_and_shown(driver, server, tenant)),
             ("a slow_body fault with a uniform wait is armed from the form and fires", lambda: slow_body_fault_is_armed(driver, server, tenant)),

@@ -109,6 +109,7 @@ import Testing
         (.get, "/__dev/clock"), (.post, "/__dev/clock"), (.delete, "/__dev/clock"),
         (.get, "/__dev/tenants"), (.get, "/__dev/tenants/demo/users"), (.get, "/__dev/requests"), (.get, "/__dev/server"),
         (.post, "/__dev/tenants/demo/users/any-user/token"),
+        (.get, "/__dev/tenants/demo/changes"), (.get, "/__dev/tenants/demo/devices"), (.get, "/__dev/tenants/demo/explain?user=a&entity=course&id=b"),
     ])
     func devRoutesHiddenOutsideDevMode(method: HTTPRequest.Method, uri: String) async throws {
         var configuration = ServerConfiguration.testing()

@@ -341,6 +341,11 @@ class Tour:
         self.call("devTailRequests", expect=200)
         self.call("devListJournal", params={"id": tid}, query={"method": "GET", "path": "/v1/**", "status": "2xx"}, expect=200)
         self.call("devClearJournal", params={"id": tid}, expect=204)
+        self.call("devListChanges", params={"id": tid}, query={"limit": 10}, expect=200)
+        self.call("devListDevices", params={"id": tid}, expect=200)
+        explained = self.call("devExplainFeed", params={"id": tid}, query={"user": learner_id, "entity": "profile", "id": learner_id},
+                              expect=200).json()
+        self.require(explained["held"] is True, f"devExplainFeed: the learner's own profile is not held: {explained}")
         self.call("devGetServer", expect=200)
         self.call("devGetClock", expect=200)
         self.call("devAdvanceClock", json_body={"advance_seconds": 60}, expect=200)

@@ -35,11 +35,14 @@ struct TokenService: Sendable {
         try await issue(userID: userID, tenantID: tenantID, role: role, sessionID: sessionID, lifetime: lifetime, actor: nil)
     }
 
+    /// How the `sid` of an impersonation token begins (no session row holds such an id).
+    static let impersonationSessionPrefix = "impersonation-"
+
     /// A token the dev backend mints to act as `userID` (``AccessClaims/act``): it stands for no
     /// session (`sessionID` is a fresh id no session row holds) and lives `lifetime`.
     func issueImpersonation(userID: String, tenantID: TenantID, role: UserRecord.Role, lifetime: Duration) async throws -> String {
         try await issue(
-            userID: userID, tenantID: tenantID, role: role, sessionID: "impersonation-" + RecordID.make(), lifetime: lifetime,
+            userID: userID, tenantID: tenantID, role: role, sessionID: Self.impersonationSessionPrefix + RecordID.make(), lifetime: lifetime,
             actor: .devBackend)
     }
 

@@ -24,6 +24,7 @@ struct ConsoleAssets: Sendable {
         "faults.js": "text/javascript; charset=utf-8",
         "snapshots.js": "text/javascript; charset=utf-8",
         "act.js": "text/javascript; charset=utf-8",
+        "feed.js": "text/javascript; charset=utf-8",
         "clock.js": "text/javascript; charset=utf-8",
         "server.js": "text/javascript; charset=utf-8",
         "icon.svg": "image/svg+xml",

@@ -67,7 +67,36 @@ final class ChangeHub: TenantCommitListener {
         let reservedAt: Date
         var claimed = false
         var pending = Pending()
+        /// Where its device stands in the feed, as far as the server saw (the dev console's Devices).
+        var position: Device.Position?
         let wake: AsyncStream<Void>.Continuation
+    }
+
+    /// An open stream as the dev console's Devices panel shows it.
+    struct Device: Sendable {
+        /// The change sequence a device stands at, and how the server learnt it.
+        struct Position: Sendable {
+            enum Source: String, Sendable {
+                /// The `Last-Event-ID` the stream resumed with.
+                case lastEventID = "last_event_id"
+                /// The cursor a pull of the stream's session answered.
+                case pull
+            }
+
+            var seq: Int64
+            /// The timeline `seq` belongs to: after a restore or an import it names a history that
+            /// no longer exists, and the position says nothing.
+            var timeline: String
+            var source: Source
+            var at: Date
+        }
+
+        var stream: Int
+        var userID: String
+        var sessionID: String
+        var openedAt: Date
+        /// `nil` before the device said or pulled anything.
+        var position: Position?
     }
 
     private struct State {
@@ -225,6 +254,35 @@ final class ChangeHub: TenantCommitListener {
             return orphans
         }
         for id in orphans { remove(id) }
+    }
+
+    // MARK: Devices
+
+    /// Stream `id` resumed from a `Last-Event-ID` at `seq` that nothing it may see has passed.
+    func noteResumed(_ id: Int, at seq: Int64, of timeline: String, now: Date) {
+        state.withLock { $0.subscribers[id]?.position = .init(seq: seq, timeline: timeline, source: .lastEventID, at: now) }
+    }
+
+    /// A pull of `sessionID` in `tenant` answered a delta cursor at `seq`: every stream of that
+    /// session stands there.
+    func notePull(_ tenant: TenantID, sessionID: String, at seq: Int64, of timeline: String, now: Date) {
+        state.withLock { state in
+            for id in state.byTenant[tenant] ?? [] where state.subscribers[id]?.sessionID == sessionID {
+                state.subscribers[id]?.position = .init(seq: seq, timeline: timeline, source: .pull, at: now)
+            }
+        }
+    }
+
+    /// The claimed streams of `tenant`, oldest first.
+    func devices(of tenant: TenantID) -> [Device] {
+        state.withLock { state in
+            (state.byTenant[tenant] ?? []).sorted().compactMap { id in
+                guard let subscriber = state.subscribers[id], subscriber.claimed else { return nil }
+                return Device(
+                    stream: id, userID: subscriber.audience.userID, sessionID: subscriber.sessionID,
+                    openedAt: subscriber.reservedAt, position: subscriber.position)
+            }
+        }
     }
 
     // MARK: Reporting

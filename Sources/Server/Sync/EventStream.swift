@@ -34,6 +34,8 @@ struct EventStream: Sendable {
     let coalescing: Duration
     /// Seals the cursors the events carry and opens `Last-Event-ID`.
     let cursors: CursorSeal
+    /// The server's clock.
+    let now: @Sendable () -> Date
 
     /// The parts of an ``Identity`` a stream keeps: everything but the store.
     struct Caller: Sendable {
@@ -66,6 +68,7 @@ struct EventStream: Sendable {
         switch resumed(at: position) {
         case .current(let seq):
             sent = seq
+            hub.noteResumed(subscription.id, at: seq, of: timeline, now: now())
         case .otherTimeline:
             try await writer.write(Self.resetEvent)
             try await send(sent, of: timeline, to: &writer)

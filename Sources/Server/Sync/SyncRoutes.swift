@@ -26,7 +26,7 @@ struct SyncRoutes {
         let stream = EventStream(
             hub: hub, subscription: subscription, caller: EventStream.Caller(identity),
             store: { try await tenants.store(for: $0) }, lastEventID: request.headers[.lastEventID],
-            coalescing: deps.configuration.eventCoalescing, cursors: deps.cursors)
+            coalescing: deps.configuration.eventCoalescing, cursors: deps.cursors, now: deps.configuration.now)
         let id = subscription.id
         let channel = context.channel
         let watcher = ClientGoneWatcher { hub.end(id, .clientGone) }
@@ -59,6 +59,10 @@ struct SyncRoutes {
         let retention = deps.configuration.changeRetention
         let horizon = deps.now.addingTimeInterval(-Double(retention.components.seconds))
         let page = try await identity.store.changes(after: cursor, visibleTo: identity, limit: limit, horizon: horizon)
+        if page.cursor.base == nil {
+            deps.changeHub.notePull(
+                identity.tenantID, sessionID: identity.sessionID, at: page.cursor.seq, of: page.cursor.timeline, now: deps.now)
+        }
         return APIResponse(SyncChangesPage(page, sealedBy: deps.cursors))
     }
 

@@ -5573,6 +5573,572 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/DevDeviceList`.
+        internal struct DevDeviceList: Codable, Hashable, Sendable {
+            /// The tenant's newest change sequence.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevDeviceList/head`.
+            internal var head: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/DevDeviceList/ItemsPayload`.
+            internal struct ItemsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/DevDeviceList/ItemsPayload/stream_id`.
+                internal var streamId: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/DevDeviceList/ItemsPayload/user_id`.
+                internal var userId: Swift.String
+                /// Absent when the user was deleted.
+                ///
+                /// - Remark: Generated from `#/components/schemas/DevDeviceList/ItemsPayload/email`.
+                internal var email: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/DevDeviceList/ItemsPayload/role`.
+                internal var role: Components.Schemas.Role?
+                /// Present, and `true`, for a stream opened with a `devImpersonateUser` token.
+                ///
+                /// - Remark: Generated from `#/components/schemas/DevDeviceList/ItemsPayload/impersonated`.
+                internal var impersonated: Swift.Bool?
+                /// - Remark: Generated from `#/components/schemas/DevDeviceList/ItemsPayload/opened_at`.
+                internal var openedAt: Components.Schemas.Timestamp
+                /// How long it has been open, by the server's clock.
+                ///
+                /// - Remark: Generated from `#/components/schemas/DevDeviceList/ItemsPayload/open_seconds`.
+                internal var openSeconds: Swift.Int
+                /// The change sequence the device stands at
+                ///
+                /// - Remark: Generated from `#/components/schemas/DevDeviceList/ItemsPayload/cursor_seq`.
+                internal var cursorSeq: Swift.Int?
+                /// - Remark: Generated from `#/components/schemas/DevDeviceList/ItemsPayload/cursor_from`.
+                internal enum CursorFromPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case lastEventId = "last_event_id"
+                    case pull = "pull"
+                }
+                /// - Remark: Generated from `#/components/schemas/DevDeviceList/ItemsPayload/cursor_from`.
+                internal var cursorFrom: Components.Schemas.DevDeviceList.ItemsPayloadPayload.CursorFromPayload?
+                /// - Remark: Generated from `#/components/schemas/DevDeviceList/ItemsPayload/cursor_at`.
+                internal var cursorAt: Components.Schemas.Timestamp?
+                /// How many change-log entries the user hears of after `cursor_seq`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/DevDeviceList/ItemsPayload/behind`.
+                internal var behind: Swift.Int?
+                /// Creates a new `ItemsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - streamId:
+                ///   - userId:
+                ///   - email: Absent when the user was deleted.
+                ///   - role:
+                ///   - impersonated: Present, and `true`, for a stream opened with a `devImpersonateUser` token.
+                ///   - openedAt:
+                ///   - openSeconds: How long it has been open, by the server's clock.
+                ///   - cursorSeq: The change sequence the device stands at
+                ///   - cursorFrom:
+                ///   - cursorAt:
+                ///   - behind: How many change-log entries the user hears of after `cursor_seq`.
+                internal init(
+                    streamId: Swift.Int,
+                    userId: Swift.String,
+                    email: Swift.String? = nil,
+                    role: Components.Schemas.Role? = nil,
+                    impersonated: Swift.Bool? = nil,
+                    openedAt: Components.Schemas.Timestamp,
+                    openSeconds: Swift.Int,
+                    cursorSeq: Swift.Int? = nil,
+                    cursorFrom: Components.Schemas.DevDeviceList.ItemsPayloadPayload.CursorFromPayload? = nil,
+                    cursorAt: Components.Schemas.Timestamp? = nil,
+                    behind: Swift.Int? = nil
+                ) {
+                    self.streamId = streamId
+                    self.userId = userId
+                    self.email = email
+                    self.role = role
+                    self.impersonated = impersonated
+                    self.openedAt = openedAt
+                    self.openSeconds = openSeconds
+                    self.cursorSeq = cursorSeq
+                    self.cursorFrom = cursorFrom
+                    self.cursorAt = cursorAt
+                    self.behind = behind
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case streamId = "stream_id"
+                    case userId = "user_id"
+                    case email
+                    case role
+                    case impersonated
+                    case openedAt = "opened_at"
+                    case openSeconds = "open_seconds"
+                    case cursorSeq = "cursor_seq"
+                    case cursorFrom = "cursor_from"
+                    case cursorAt = "cursor_at"
+                    case behind
+                }
+                internal init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.streamId = try container.decode(
+                        Swift.Int.self,
+                        forKey: .streamId
+                    )
+                    self.userId = try container.decode(
+                        Swift.String.self,
+                        forKey: .userId
+                    )
+                    self.email = try container.decodeIfPresent(
+                        Swift.String.self,
+                        forKey: .email
+                    )
+                    self.role = try container.decodeIfPresent(
+                        Components.Schemas.Role.self,
+                        forKey: .role
+                    )
+                    self.impersonated = try container.decodeIfPresent(
+                        Swift.Bool.self,
+                        forKey: .impersonated
+                    )
+                    self.openedAt = try container.decode(
+                        Components.Schemas.Timestamp.self,
+                        forKey: .openedAt
+                    )
+                    self.openSeconds = try container.decode(
+                        Swift.Int.self,
+                        forKey: .openSeconds
+                    )
+                    self.cursorSeq = try container.decodeIfPresent(
+                        Swift.Int.self,
+                        forKey: .cursorSeq
+                    )
+                    self.cursorFrom = try container.decodeIfPresent(
+                        Components.Schemas.DevDeviceList.ItemsPayloadPayload.CursorFromPayload.self,
+                        forKey: .cursorFrom
+                    )
+                    self.cursorAt = try container.decodeIfPresent(
+                        Components.Schemas.Timestamp.self,
+                        forKey: .cursorAt
+                    )
+                    self.behind = try container.decodeIfPresent(
+                        Swift.Int.self,
+                        forKey: .behind
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "stream_id",
+                        "user_id",
+                        "email",
+                        "role",
+                        "impersonated",
+                        "opened_at",
+                        "open_seconds",
+                        "cursor_seq",
+                        "cursor_from",
+                        "cursor_at",
+                        "behind"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/DevDeviceList/items`.
+            internal typealias ItemsPayload = [Components.Schemas.DevDeviceList.ItemsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/DevDeviceList/items`.
+            internal var items: Components.Schemas.DevDeviceList.ItemsPayload
+            /// Creates a new `DevDeviceList`.
+            ///
+            /// - Parameters:
+            ///   - head: The tenant's newest change sequence.
+            ///   - items:
+            internal init(
+                head: Swift.Int,
+                items: Components.Schemas.DevDeviceList.ItemsPayload
+            ) {
+                self.head = head
+                self.items = items
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case head
+                case items
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.head = try container.decode(
+                    Swift.Int.self,
+                    forKey: .head
+                )
+                self.items = try container.decode(
+                    Components.Schemas.DevDeviceList.ItemsPayload.self,
+                    forKey: .items
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "head",
+                    "items"
+                ])
+            }
+        }
+        /// A kind of entity the change feed carries (a `SyncChange`'s `type`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/DevFeedEntity`.
+        internal enum DevFeedEntity: String, Codable, Hashable, Sendable, CaseIterable {
+            case course = "course"
+            case lesson = "lesson"
+            case enrollment = "enrollment"
+            case progress = "progress"
+            case profile = "profile"
+        }
+        /// - Remark: Generated from `#/components/schemas/DevChangeLog`.
+        internal struct DevChangeLog: Codable, Hashable, Sendable {
+            /// The tenant's timeline (a new one after every restore or import).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevChangeLog/timeline`.
+            internal var timeline: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DevChangeLog/timeline_started_at`.
+            internal var timelineStartedAt: Components.Schemas.Timestamp?
+            /// The tenant's newest change sequence (0 before any change).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevChangeLog/head`.
+            internal var head: Swift.Int
+            /// The newest sequence pruned from the log; a cursor before it is expired.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevChangeLog/pruned_through`.
+            internal var prunedThrough: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/DevChangeLog/items`.
+            internal var items: [Components.Schemas.DevChangeLogEntry]
+            /// Creates a new `DevChangeLog`.
+            ///
+            /// - Parameters:
+            ///   - timeline: The tenant's timeline (a new one after every restore or import).
+            ///   - timelineStartedAt:
+            ///   - head: The tenant's newest change sequence (0 before any change).
+            ///   - prunedThrough: The newest sequence pruned from the log; a cursor before it is expired.
+            ///   - items:
+            internal init(
+                timeline: Swift.String,
+                timelineStartedAt: Components.Schemas.Timestamp? = nil,
+                head: Swift.Int,
+                prunedThrough: Swift.Int,
+                items: [Components.Schemas.DevChangeLogEntry]
+            ) {
+                self.timeline = timeline
+                self.timelineStartedAt = timelineStartedAt
+                self.head = head
+                self.prunedThrough = prunedThrough
+                self.items = items
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case timeline
+                case timelineStartedAt = "timeline_started_at"
+                case head
+                case prunedThrough = "pruned_through"
+                case items
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.timeline = try container.decode(
+                    Swift.String.self,
+                    forKey: .timeline
+                )
+                self.timelineStartedAt = try container.decodeIfPresent(
+                    Components.Schemas.Timestamp.self,
+                    forKey: .timelineStartedAt
+                )
+                self.head = try container.decode(
+                    Swift.Int.self,
+                    forKey: .head
+                )
+                self.prunedThrough = try container.decode(
+                    Swift.Int.self,
+                    forKey: .prunedThrough
+                )
+                self.items = try container.decode(
+                    [Components.Schemas.DevChangeLogEntry].self,
+                    forKey: .items
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "timeline",
+                    "timeline_started_at",
+                    "head",
+                    "pruned_through",
+                    "items"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevChangeLogEntry`.
+        internal struct DevChangeLogEntry: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DevChangeLogEntry/seq`.
+            internal var seq: Swift.Int
+            /// The kind of entity (`course`, `lesson`, `enrollment`, `progress`, `profile`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevChangeLogEntry/entity`.
+            internal var entity: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DevChangeLogEntry/entity_id`.
+            internal var entityId: Swift.String
+            /// The entity's course
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevChangeLogEntry/course_id`.
+            internal var courseId: Swift.String?
+            /// The owner of a user's own row (enrollment, progress, profile).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevChangeLogEntry/user_id`.
+            internal var userId: Swift.String?
+            /// The teacher of the draft course the change was made in
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevChangeLogEntry/draft_of`.
+            internal var draftOf: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/DevChangeLogEntry/changed_at`.
+            internal var changedAt: Components.Schemas.Timestamp
+            /// How the row changed; `visibility`: its course was published, unpublished or handed to another teacher, so who may see the row changed. Absent for an entry logged before the log kept operations.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevChangeLogEntry/operation`.
+            internal enum OperationPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case insert = "insert"
+                case update = "update"
+                case delete = "delete"
+                case visibility = "visibility"
+            }
+            /// How the row changed; `visibility`: its course was published, unpublished or handed to another teacher, so who may see the row changed. Absent for an entry logged before the log kept operations.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevChangeLogEntry/operation`.
+            internal var operation: Components.Schemas.DevChangeLogEntry.OperationPayload?
+            /// Whether the row is there now (for a user's own row: that user's).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevChangeLogEntry/exists`.
+            internal var exists: Swift.Bool
+            /// Creates a new `DevChangeLogEntry`.
+            ///
+            /// - Parameters:
+            ///   - seq:
+            ///   - entity: The kind of entity (`course`, `lesson`, `enrollment`, `progress`, `profile`).
+            ///   - entityId:
+            ///   - courseId: The entity's course
+            ///   - userId: The owner of a user's own row (enrollment, progress, profile).
+            ///   - draftOf: The teacher of the draft course the change was made in
+            ///   - changedAt:
+            ///   - operation: How the row changed; `visibility`: its course was published, unpublished or handed to another teacher, so who may see the row changed. Absent for an entry logged before the log kept operations.
+            ///   - exists: Whether the row is there now (for a user's own row: that user's).
+            internal init(
+                seq: Swift.Int,
+                entity: Swift.String,
+                entityId: Swift.String,
+                courseId: Swift.String? = nil,
+                userId: Swift.String? = nil,
+                draftOf: Swift.String? = nil,
+                changedAt: Components.Schemas.Timestamp,
+                operation: Components.Schemas.DevChangeLogEntry.OperationPayload? = nil,
+                exists: Swift.Bool
+            ) {
+                self.seq = seq
+                self.entity = entity
+                self.entityId = entityId
+                self.courseId = courseId
+                self.userId = userId
+                self.draftOf = draftOf
+                self.changedAt = changedAt
+                self.operation = operation
+                self.exists = exists
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case seq
+                case entity
+                case entityId = "entity_id"
+                case courseId = "course_id"
+                case userId = "user_id"
+                case draftOf = "draft_of"
+                case changedAt = "changed_at"
+                case operation
+                case exists
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.seq = try container.decode(
+                    Swift.Int.self,
+                    forKey: .seq
+                )
+                self.entity = try container.decode(
+                    Swift.String.self,
+                    forKey: .entity
+                )
+                self.entityId = try container.decode(
+                    Swift.String.self,
+                    forKey: .entityId
+                )
+                self.courseId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .courseId
+                )
+                self.userId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .userId
+                )
+                self.draftOf = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .draftOf
+                )
+                self.changedAt = try container.decode(
+                    Components.Schemas.Timestamp.self,
+                    forKey: .changedAt
+                )
+                self.operation = try container.decodeIfPresent(
+                    Components.Schemas.DevChangeLogEntry.OperationPayload.self,
+                    forKey: .operation
+                )
+                self.exists = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .exists
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "seq",
+                    "entity",
+                    "entity_id",
+                    "course_id",
+                    "user_id",
+                    "draft_of",
+                    "changed_at",
+                    "operation",
+                    "exists"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DevFeedExplanation`.
+        internal struct DevFeedExplanation: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DevFeedExplanation/user_id`.
+            internal var userId: Components.Schemas.Id
+            /// - Remark: Generated from `#/components/schemas/DevFeedExplanation/role`.
+            internal var role: Components.Schemas.Role
+            /// - Remark: Generated from `#/components/schemas/DevFeedExplanation/entity`.
+            internal var entity: Components.Schemas.DevFeedEntity
+            /// - Remark: Generated from `#/components/schemas/DevFeedExplanation/id`.
+            internal var id: Swift.String
+            /// Whether the change feed carries the entity to the user now.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFeedExplanation/held`.
+            internal var held: Swift.Bool
+            /// The entity's course, when it has one and the row exists.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFeedExplanation/course_id`.
+            internal var courseId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/DevFeedExplanation/ReasonsPayload`.
+            internal struct ReasonsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/DevFeedExplanation/ReasonsPayload/code`.
+                internal enum CodePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case deleted = "deleted"
+                    case missing = "missing"
+                    case notOwn = "not_own"
+                    case draft = "draft"
+                    case unexplained = "unexplained"
+                }
+                /// - Remark: Generated from `#/components/schemas/DevFeedExplanation/ReasonsPayload/code`.
+                internal var code: Components.Schemas.DevFeedExplanation.ReasonsPayloadPayload.CodePayload
+                /// - Remark: Generated from `#/components/schemas/DevFeedExplanation/ReasonsPayload/detail`.
+                internal var detail: Swift.String
+                /// Creates a new `ReasonsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - code:
+                ///   - detail:
+                internal init(
+                    code: Components.Schemas.DevFeedExplanation.ReasonsPayloadPayload.CodePayload,
+                    detail: Swift.String
+                ) {
+                    self.code = code
+                    self.detail = detail
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case code
+                    case detail
+                }
+                internal init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.code = try container.decode(
+                        Components.Schemas.DevFeedExplanation.ReasonsPayloadPayload.CodePayload.self,
+                        forKey: .code
+                    )
+                    self.detail = try container.decode(
+                        Swift.String.self,
+                        forKey: .detail
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "code",
+                        "detail"
+                    ])
+                }
+            }
+            /// Empty when `held`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFeedExplanation/reasons`.
+            internal typealias ReasonsPayload = [Components.Schemas.DevFeedExplanation.ReasonsPayloadPayload]
+            /// Empty when `held`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevFeedExplanation/reasons`.
+            internal var reasons: Components.Schemas.DevFeedExplanation.ReasonsPayload
+            /// Creates a new `DevFeedExplanation`.
+            ///
+            /// - Parameters:
+            ///   - userId:
+            ///   - role:
+            ///   - entity:
+            ///   - id:
+            ///   - held: Whether the change feed carries the entity to the user now.
+            ///   - courseId: The entity's course, when it has one and the row exists.
+            ///   - reasons: Empty when `held`.
+            internal init(
+                userId: Components.Schemas.Id,
+                role: Components.Schemas.Role,
+                entity: Components.Schemas.DevFeedEntity,
+                id: Swift.String,
+                held: Swift.Bool,
+                courseId: Swift.String? = nil,
+                reasons: Components.Schemas.DevFeedExplanation.ReasonsPayload
+            ) {
+                self.userId = userId
+                self.role = role
+                self.entity = entity
+                self.id = id
+                self.held = held
+                self.courseId = courseId
+                self.reasons = reasons
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case userId = "user_id"
+                case role
+                case entity
+                case id
+                case held
+                case courseId = "course_id"
+                case reasons
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.userId = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .userId
+                )
+                self.role = try container.decode(
+                    Components.Schemas.Role.self,
+                    forKey: .role
+                )
+                self.entity = try container.decode(
+                    Components.Schemas.DevFeedEntity.self,
+                    forKey: .entity
+                )
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.held = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .held
+                )
+                self.courseId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .courseId
+                )
+                self.reasons = try container.decode(
+                    Components.Schemas.DevFeedExplanation.ReasonsPayload.self,
+                    forKey: .reasons
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "user_id",
+                    "role",
+                    "entity",
+                    "id",
+                    "held",
+                    "course_id",
+                    "reasons"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/DevJournal`.
         internal struct DevJournal: Codable, Hashable, Sendable {
             /// Newest first.

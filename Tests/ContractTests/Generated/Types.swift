@@ -474,6 +474,27 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /__dev/tenants/{id}/restore`.
     /// - Remark: Generated from `#/paths//__dev/tenants/{id}/restore/post(devRestoreSnapshot)`.
     func devRestoreSnapshot(_ input: Operations.DevRestoreSnapshot.Input) async throws -> Operations.DevRestoreSnapshot.Output
+    /// A tenant's change log, newest first
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The newest entries of the log the change feed (`GET /v1/sync/changes`) reads, with the tenant's timeline, its newest sequence and the newest one pruned. Each entry says which row changed (entity, id, course, owner, the draft it was made in) and how (`operation`); `exists` says whether the row is there now. The dev console's Change feed panel shows it.
+    ///
+    /// - Remark: HTTP `GET /__dev/tenants/{id}/changes`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/changes/get(devListChanges)`.
+    func devListChanges(_ input: Operations.DevListChanges.Input) async throws -> Operations.DevListChanges.Output
+    /// A tenant's devices with an open live stream, and where each stands in the feed
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Each open `GET /v1/sync/events` stream of the tenant, oldest first, with its user, when it opened, the change sequence its device stands at and how the server learnt it (`last_event_id`: the stream resumed from it; `pull`: a pull of the stream's session answered that cursor, the later one wins), and `behind`: how many entries of the change log the user hears of after it. A restore or an import forgets every position (the cursors are of a history that no longer exists). The dev console's Devices table shows it.
+    ///
+    /// - Remark: HTTP `GET /__dev/tenants/{id}/devices`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/devices/get(devListDevices)`.
+    func devListDevices(_ input: Operations.DevListDevices.Input) async throws -> Operations.DevListDevices.Output
+    /// Whether a user's device should hold an entity, and why not
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. `held` is the change feed's own read for the user (what its base sync carries now); when it is `false`, `reasons` take that read's conditions one at a time: `deleted` (no such row, and the log remembers a change of it), `missing` (no such row, and the log remembers none), `not_own` (only other users hold one: enrollments, progress and profiles are each user's own), `draft` (it, or its course, is a draft the user may not see). `unexplained` would mean the feed and its explanation disagree: a defect. The dev console's Explain form uses it.
+    ///
+    /// - Remark: HTTP `GET /__dev/tenants/{id}/explain`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/explain/get(devExplainFeed)`.
+    func devExplainFeed(_ input: Operations.DevExplainFeed.Input) async throws -> Operations.DevExplainFeed.Output
     /// A tenant's request journal
     ///
     /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Every request of the tenant (by its verified token, else its `X-Tenant-ID`) with its path, route, status, duration, caller, `Idempotency-Key`, `If-Match`, request id, the fault rule that fired and whether the answer was dropped; newest first. Each tenant keeps its last 1,000 requests (the oldest dropped first), and at most 256 tenants keep a journal (the one started longest ago goes first); requests to `/__dev/*` are not journaled. Request bodies are kept only when the server runs with `--journal-bodies`, with the value of every member whose name holds `password` or `token` replaced by `[redacted]`. The filters combine.
@@ -1393,6 +1414,55 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// A tenant's change log, newest first
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The newest entries of the log the change feed (`GET /v1/sync/changes`) reads, with the tenant's timeline, its newest sequence and the newest one pruned. Each entry says which row changed (entity, id, course, owner, the draft it was made in) and how (`operation`); `exists` says whether the row is there now. The dev console's Change feed panel shows it.
+    ///
+    /// - Remark: HTTP `GET /__dev/tenants/{id}/changes`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/changes/get(devListChanges)`.
+    internal func devListChanges(
+        path: Operations.DevListChanges.Input.Path,
+        query: Operations.DevListChanges.Input.Query = .init(),
+        headers: Operations.DevListChanges.Input.Headers = .init()
+    ) async throws -> Operations.DevListChanges.Output {
+        try await devListChanges(Operations.DevListChanges.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// A tenant's devices with an open live stream, and where each stands in the feed
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. Each open `GET /v1/sync/events` stream of the tenant, oldest first, with its user, when it opened, the change sequence its device stands at and how the server learnt it (`last_event_id`: the stream resumed from it; `pull`: a pull of the stream's session answered that cursor, the later one wins), and `behind`: how many entries of the change log the user hears of after it. A restore or an import forgets every position (the cursors are of a history that no longer exists). The dev console's Devices table shows it.
+    ///
+    /// - Remark: HTTP `GET /__dev/tenants/{id}/devices`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/devices/get(devListDevices)`.
+    internal func devListDevices(
+        path: Operations.DevListDevices.Input.Path,
+        headers: Operations.DevListDevices.Input.Headers = .init()
+    ) async throws -> Operations.DevListDevices.Output {
+        try await devListDevices(Operations.DevListDevices.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Whether a user's device should hold an entity, and why not
+    ///
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. `held` is the change feed's own read for the user (what its base sync carries now); when it is `false`, `reasons` take that read's conditions one at a time: `deleted` (no such row, and the log remembers a change of it), `missing` (no such row, and the log remembers none), `not_own` (only other users hold one: enrollments, progress and profiles are each user's own), `draft` (it, or its course, is a draft the user may not see). `unexplained` would mean the feed and its explanation disagree: a defect. The dev console's Explain form uses it.
+    ///
+    /// - Remark: HTTP `GET /__dev/tenants/{id}/explain`.
+    /// - Remark: Generated from `#/paths//__dev/tenants/{id}/explain/get(devExplainFeed)`.
+    internal func devExplainFeed(
+        path: Operations.DevExplainFeed.Input.Path,
+        query: Operations.DevExplainFeed.Input.Query,
+        headers: Operations.DevExplainFeed.Input.Headers = .init()
+    ) async throws -> Operations.DevExplainFeed.Output {
+        try await devExplainFeed(Operations.DevExplainFeed.Input(
+            path: path,
+            query: query,
+            headers: headers
         ))
     }
     /// A tenant's request journal

@@ -143,6 +143,10 @@ struct ContractTour {
         _ = try await anonymous.devTailRequests().ok.body.json
         _ = try await anonymous.devListJournal(path: .init(id: tid), query: .init(method: .get, path: "/v1/**")).ok.body.json
         _ = try await anonymous.devClearJournal(path: .init(id: tid)).noContent
+        _ = try await anonymous.devListChanges(path: .init(id: tid), query: .init(limit: 10)).ok.body.json
+        _ = try await anonymous.devListDevices(path: .init(id: tid)).ok.body.json
+        _ = try await anonymous.devExplainFeed(
+            path: .init(id: tid), query: .init(user: learnerID, entity: .profile, id: learnerID)).ok.body.json
         _ = try await anonymous.devGetServer().ok.body.json
         _ = try await anonymous.devGetClock().ok.body.json
         _ = try await anonymous.devAdvanceClock(body: .json(.init(advanceSeconds: 60))).ok.body.json

@@ -1,4 +1,4 @@
-// The dev console: a tenant picker shared by the panels (`?tenant=ID` picks one), and the eight panels.
+// The dev console: a tenant picker shared by the panels (`?tenant=ID` picks one), and the nine panels.
 import { api } from './api.js';
 import { h, fill, describe } from './dom.js';
 import * as tenants from './tenants.js';
@@ -7,6 +7,7 @@ import * as requests from './requests.js';
 import * as faults from './faults.js';
 import * as snapshots from './snapshots.js';
 import * as act from './act.js';
+import * as feed from './feed.js';
 import * as clock from './clock.js';
 import * as server from './server.js';
 
@@ -54,7 +55,7 @@ function changed() {
 
 picker.addEventListener('change', changed);
 
-for (const panel of [tenants, mailbox, requests, faults, snapshots, act, clock, server]) panel.start(context);
+for (const panel of [tenants, mailbox, requests, faults, snapshots, feed, act, clock, server]) panel.start(context);
 // `/__dev/?tenant=ID` opens the console on that tenant (a link a failing test can print).
 const requested = new URLSearchParams(location.search).get('tenant');
 context.reloadTenants()

@@ -1,7 +1,7 @@
 // Act as a user: pick a user of the selected tenant and call the API as them, with a token the dev
 // backend mints for that user (POST /__dev/tenants/{id}/users/{userId}/token); the answer is shown.
-import { api } from './api.js';
-import { h, fill, describe } from './dom.js';
+import { api, tenantUsers } from './api.js';
+import { fill, userOption, describe } from './dom.js';
 
 export function start(context) {
   const form = document.getElementById('act-form');
@@ -19,8 +19,7 @@ export function start(context) {
     status.textContent = '';
     if (!tenant) return;
     try {
-      const page = await api('GET', `/__dev/tenants/${encodeURIComponent(tenant)}/users`, { query: { limit: 100 } });
-      fill(users, page.items.map((user) => h('option', { value: user.id }, `${user.email} (${user.role})`)));
+      fill(users, (await tenantUsers(tenant)).map(userOption));
     } catch (error) {
       status.textContent = describe(error);
     }

@@ -35,6 +35,12 @@ export async function api(method, path, { tenant, query, body } = {}) {
   return data;
 }
 
+/** The newest 100 accounts of `tenant` (the pickers of Act as a user and Explain). */
+export async function tenantUsers(tenant) {
+  const page = await api('GET', `/__dev/tenants/${encodeURIComponent(tenant)}/users`, { query: { limit: 100 } });
+  return page.items;
+}
+
 /**
  * Runs `task` now and then `interval` ms after each run ends (never overlapping).
  * `task` may return false to skip (e.g. while paused); errors are passed to `onError`.

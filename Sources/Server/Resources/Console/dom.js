@@ -65,6 +65,11 @@ export function duration(seconds) {
   return (seconds < 0 ? '-' : '') + (parts.join(' ') || '0 s');
 }
 
+/** A picker's option for an account: its id, shown as `email (role)`. */
+export function userOption(user) {
+  return h('option', { value: user.id }, `${user.email} (${user.role})`);
+}
+
 /** The message of an error: the problem's detail and field errors when the server sent them. */
 export function describe(error) {
   const fields = error?.problem?.errors?.map((e) => `${e.field}: ${e.message}`) ?? [];

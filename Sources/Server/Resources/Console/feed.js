@@ -1,8 +1,8 @@
 // Change feed: the selected tenant's devices with an open live stream and where each stands
 // (GET /__dev/tenants/{id}/devices); its change log, newest first, with its timeline; and Explain,
 // whether a user's device should hold an entity and why not (GET /__dev/tenants/{id}/explain).
-import { api, poll } from './api.js';
-import { h, fill, time, dateTime, duration, describe } from './dom.js';
+import { api, poll, tenantUsers } from './api.js';
+import { h, fill, time, dateTime, duration, userOption, describe } from './dom.js';
 
 export function start(context) {
   const body = document.querySelector('#feed-table tbody');
@@ -64,8 +64,7 @@ export function start(context) {
 
   async function loadUsers(tenant) {
     if (!tenant) return;
-    const page = await api('GET', `/__dev/tenants/${encodeURIComponent(tenant)}/users`, { query: { limit: 100 } });
-    fill(users, page.items.map((user) => h('option', { value: user.id }, `${user.email} (${user.role})`)));
+    fill(users, (await tenantUsers(tenant)).map(userOption));
   }
 
   function explainEntry(entity, id) {

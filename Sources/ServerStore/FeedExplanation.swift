@@ -73,3 +73,12 @@ extension ChangeFeedReader {
         return try Bool.fetchOne(db, sql: sql + ")", arguments: arguments) == true ? .deleted : .missing
     }
 }
+
+extension TenantStore {
+    /// Whether the change feed carries entity `id` of kind `entity` to `user`, and why not.
+    package func explain(_ entity: FeedEntity, id: String, to user: UserRecord) async throws -> FeedExplanation {
+        try await database.read { db in
+            try ChangeFeedReader(db: db, userID: user.id, role: user.role).explain(entity, id: id)
+        }
+    }
+}

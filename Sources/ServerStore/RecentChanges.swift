@@ -28,6 +28,13 @@ package struct RecentChanges: Sendable {
     package var prunedThrough: Int64
     /// Newest first.
     package var entries: [Entry]
+
+    /// The page's statement (arguments: `before`, `limit`): a range seek backwards on the
+    /// primary key, whatever the log's length (`FeedInspectionTests.pageSeeksTheKey`).
+    package static let sql = """
+        SELECT seq, entity, entity_id, course_id, user_id, draft_of, changed_at, op FROM changes
+        WHERE seq < ? ORDER BY seq DESC LIMIT ?
+        """
 }
 
 extension TenantStore {
@@ -35,13 +42,7 @@ extension TenantStore {
     /// first, read in one transaction.
     package func recentChanges(before: Int64?, limit: Int) async throws -> RecentChanges {
         try await database.read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT seq, entity, entity_id, course_id, user_id, draft_of, changed_at, op FROM changes
-                    WHERE seq < ? ORDER BY seq DESC LIMIT ?
-                    """,
-                arguments: [before ?? Int64.max, limit])
+            let rows = try Row.fetchAll(db, sql: RecentChanges.sql, arguments: [before ?? Int64.max, limit])
             var entries: [RecentChanges.Entry] = []
             for row in rows {
                 let name: String = row["entity"]
@@ -79,13 +80,6 @@ extension TenantStore {
             let condition = audience.sql
             return try Int.fetchOne(
                 db, sql: "SELECT COUNT(*) FROM changes WHERE seq > ? AND \(condition.condition)", arguments: [seq] + condition.arguments)
-        }
-    }
-
-    /// Whether the change feed carries entity `id` of kind `entity` to `user`, and why not.
-    package func explain(_ entity: FeedEntity, id: String, to user: UserRecord) async throws -> FeedExplanation {
-        try await database.read { db in
-            try ChangeFeedReader(db: db, userID: user.id, role: user.role).explain(entity, id: id)
         }
     }
 }

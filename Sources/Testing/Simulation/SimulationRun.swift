@@ -55,6 +55,8 @@ struct SimulationRun {
     var checkedRequests = 0
     /// Per `Idempotency-Key` since the last restore: how often the server ran its handler to a 2xx.
     var appliedKeys: [String: Int] = [:]
+    /// Every device's token refreshes as its network saw them (the single-flight oracle).
+    let refreshes = RefreshWatch.Record()
     /// How long one step may take before the watchdog names it.
     static let stepDeadline: Duration = .seconds(30)
     /// How long a device waits for an answer: short, so a slow-answer fault (``slowAnswer``) makes
@@ -103,11 +105,13 @@ struct SimulationRun {
     }
 
     func makeClient(_ number: Int, directory: String? = nil, timeout: Duration = requestTimeout) -> EduGoClient {
-        EduGoClient(
-            configuration: APIConfiguration(
-                baseURL: server.baseURL, tenantID: classroom.tenantID, timeout: timeout, retryPolicy: .none,
-                readRefresh: ReadRefreshPolicy(budget: .seconds(30))),
+        let configuration = APIConfiguration(
+            baseURL: server.baseURL, tenantID: classroom.tenantID, timeout: timeout, retryPolicy: .none,
+            readRefresh: ReadRefreshPolicy(budget: .seconds(30)))
+        return EduGoClient(
+            configuration: configuration,
             dataDirectory: root.appendingPathComponent(directory ?? "device-\(number)"),
+            transport: RefreshWatch(configuration.makeDefaultTransport(), device: number, record: refreshes),
             environment: SDKEnvironment(now: { Date() }, sleep: { try await Task.sleep(for: $0 / 50) }, jitter: { 0 }))
     }
 
@@ -126,9 +130,11 @@ struct SimulationRun {
                     violation(step, "\(log.last ?? "?") took \(stalled): a stall past the watchdog's \(Self.stepDeadline)")
                 }
                 await checkServerLog(step: step)
+                checkSingleFlight(step: step)
             }
             await watchdog.begin(options.steps, kind: "the checks at quiescence", log: log)
             try await checkQuiescence()
+            checkSingleFlight(step: options.steps)
             group.cancelAll()
         }
     }
@@ -169,6 +175,14 @@ struct SimulationRun {
 
     mutating func violation(_ step: Int, _ line: String) {
         violations.append("step \(step): \(line)")
+    }
+
+    /// No device exchanged its refresh token twice at once: its requests that met an expired token
+    /// joined one refresh (a second exchange spends a token the first already rotated).
+    mutating func checkSingleFlight(step: Int) {
+        for number in refreshes.take() {
+            violation(step, "device \(number) sent a token refresh while another of its refreshes waited for its answer (refresh is single-flight)")
+        }
     }
 
     /// The requests the server logged since the last look: no answer of status 500, whatever the

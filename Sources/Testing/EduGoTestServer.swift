@@ -56,10 +56,11 @@ public final class EduGoTestServer: Sendable {
     /// The fresh tenant's accounts, one per role.
     public let accounts: [Account]
 
-    private let configuration: Guarded<ServerConfiguration>
+    let configuration: Guarded<ServerConfiguration>
     private let running: Guarded<RunningServer?>
     private let ownedDirectory: URL?
-    private let offset: Guarded<Int>
+    /// How far ``advanceClock(by:)`` moved the server's clock, in seconds.
+    let offset: Guarded<Int>
     private let session: URLSession
 
     private init(
@@ -234,149 +235,10 @@ public final class EduGoTestServer: Sendable {
         if let ownedDirectory { try? FileManager.default.removeItem(at: ownedDirectory) }
     }
 
-    // MARK: Clock
-
-    /// The server's current time (its base clock plus every ``advanceClock(by:)``).
-    ///
-    /// Give it to your client as its clock, so both sides see time pass together:
-    /// `SDKEnvironment(now: server.now, ...)`.
-    public func now() -> Date {
-        configuration.withLock { $0.now }().addingTimeInterval(TimeInterval(offset.withLock { $0 }))
-    }
-
-    /// Moves the server's clock forward: tokens expire, rate-limit windows pass, idempotency records age.
-    ///
-    /// - Parameter duration: How far, in whole seconds (fractions are dropped).
-    /// - Throws: ``EduGoTestServerError/unexpectedStatus(_:_:)`` if the server refused.
-    public func advanceClock(by duration: Duration) async throws {
-        let seconds = max(0, Int(duration.components.seconds))
-        let state: ClockState = try await request.send(
-            "POST", "/__dev/clock", body: ["advance_seconds": .int(seconds)], expecting: 200)
-        offset.withLock { $0 = state.offsetSeconds }
-    }
-
-    /// Returns the server's clock to its base clock.
-    public func resetClock() async throws {
-        let state: ClockState = try await request.send("DELETE", "/__dev/clock", expecting: 200)
-        offset.withLock { $0 = state.offsetSeconds }
-    }
-
-    // MARK: Faults
-
-    /// Adds a fault rule for this server's tenant.
-    ///
-    /// - Parameters:
-    ///   - fault: What happens to a matching request.
-    ///   - method: Only requests with this method; any when `nil`.
-    ///   - path: A path glob: `*` matches one segment, a final `**` the rest (`/v1/courses/*/progress`).
-    ///   - times: Fire for the next `times` matching requests, then retire; until removed when `nil`.
-    ///   - probability: Chance that a matching request fires the rule (0…1).
-    ///   - seed: Makes the probability draws, random waits and garbage bytes the same in every run.
-    ///   - delay: Waited before the fault acts (for ``Fault/delay(_:)`` it is the fault itself; not
-    ///     with ``Fault/randomDelay(min:max:)`` or ``Fault/logNormalDelay(median:sigma:)``, which are
-    ///     the wait).
-    ///   - tenantID: Another tenant of this server (a seeded `demo`); this server's fresh tenant when `nil`.
-    /// - Returns: The stored rule.
-    /// - Throws: ``EduGoTestServerError/unexpectedStatus(_:_:)`` for a rule the server refuses (a bad glob).
-    @discardableResult
-    public func inject(
-        _ fault: Fault, method: HTTPRequest.Method? = nil, path: String, times: Int? = nil,
-        probability: Double = 1, seed: UInt64? = nil, delay: Duration? = nil, tenantID: String? = nil
-    ) async throws -> InjectedFault {
-        var body: [String: DevRequest.Value] = ["path": .string(path), "probability": .double(probability)]
-        body["method"] = method.map { .string($0.rawValue) }
-        body["times"] = times.map { .int($0) }
-        body["seed"] = seed.map { .int(Int(truncatingIfNeeded: $0)) }
-        if let delay { body["delay_ms"] = .int(Self.milliseconds(delay)) }
-        switch fault {
-        case .delay(let duration):
-            body["action"] = .string("delay")
-            body["delay_ms"] = .int(Self.milliseconds(duration))
-        case .status(let status, let retryAfter):
-            body["action"] = .string("status")
-            body["status"] = .int(status)
-            body["retry_after"] = retryAfter.map { .int($0) }
-        case .dropRequest:
-            body["action"] = .string("drop_request")
-        case .dropResponse:
-            body["action"] = .string("drop_response")
-        case .randomDelay(let min, let max):
-            body["action"] = .string("delay")
-            body["min_ms"] = .int(Self.milliseconds(min))
-            body["max_ms"] = .int(Self.milliseconds(max))
-        case .logNormalDelay(let median, let sigma):
-            body["action"] = .string("delay")
-            body["median_ms"] = .int(Self.milliseconds(median))
-            body["sigma"] = .double(sigma)
-        case .slowBody(let chunks, let duration):
-            body["action"] = .string("slow_body")
-            body["chunks"] = .int(chunks)
-            body["duration_ms"] = .int(Self.milliseconds(duration))
-        case .truncate(let bytes):
-            body["action"] = .string("truncate")
-            body["bytes"] = .int(bytes)
-        case .garbage(let bytes):
-            body["action"] = .string("garbage")
-            body["bytes"] = .int(bytes)
-        }
-        return try await request.send("POST", "/__dev/faults", tenant: tenantID ?? self.tenantID, body: body, expecting: 201)
-    }
-
-    /// The tenant's fault rules, with how often each fired.
-    ///
-    /// - Parameter tenantID: Another tenant of this server; this server's fresh tenant when `nil`.
-    public func injectedFaults(tenantID: String? = nil) async throws -> [InjectedFault] {
-        let list: FaultList = try await request.send(
-            "GET", "/__dev/faults", tenant: tenantID ?? self.tenantID, expecting: 200)
-        return list.items
-    }
-
-    /// Removes every fault rule of the tenant.
-    ///
-    /// - Parameter tenantID: Another tenant of this server; this server's fresh tenant when `nil`.
-    public func removeFaults(tenantID: String? = nil) async throws {
-        try await request.sendWithoutAnswer(
-            "DELETE", "/__dev/faults", tenant: tenantID ?? self.tenantID, expecting: 204)
-    }
-
-    // MARK: TLS and the request log
+    // MARK: TLS
 
     /// The server's TLS identity (certificate chain and pins), `nil` for plain HTTP.
     public var tls: TLSIdentity? { configuration.withLock { $0.tls } }
-
-    /// One request the server handled, as its access log kept it.
-    public struct LoggedRequest: Sendable, Equatable, Decodable {
-        /// The entry's place in the log (1 for the first request).
-        public var sequence: Int
-        /// The HTTP method.
-        public var method: String
-        /// The matched route template (`/v1/courses/{id}`), or `unmatched`.
-        public var route: String
-        /// The answered status.
-        public var status: Int
-        /// The request's `Idempotency-Key`, when it sent one.
-        public var idempotencyKey: String? = nil
-        /// With a key: `true` when the server replayed a stored answer, `false` when the handler ran.
-        public var replayed: Bool? = nil
-        /// The dev-mode fault rule that fired on it, if any.
-        public var fault: FiredFault? = nil
-
-        /// A fault rule that fired on a request.
-        public struct FiredFault: Sendable, Equatable, Decodable {
-            /// The rule's id (`f-1`).
-            public var ruleId: String
-            /// What it did: `delay`, `status`, `drop_request`, `drop_response`, `slow_body`, `truncate` or `garbage`.
-            public var action: String
-        }
-    }
-
-    /// The requests the server handled after the entry numbered `sequence`, newest first (its
-    /// access log keeps the last 500; the log's own reads are not in it). A test asserts with it
-    /// that a request never reached the server.
-    public func loggedRequests(after sequence: Int = 0) async throws -> [LoggedRequest] {
-        let log: RequestLog = try await request.send("GET", "/__dev/requests?after=\(sequence)", expecting: 200)
-        return log.items
-    }
 
     // MARK: Internals
 
@@ -384,11 +246,6 @@ public final class EduGoTestServer: Sendable {
 
     private var request: DevRequest {
         DevRequest(session: session, baseURL: baseURL, trustedChain: tls?.certificateChainDER)
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
     }
 
     /// Runs a server built from `configuration` and waits for the port it bound.

@@ -235,124 +235,6 @@ struct EduGoServerCommand: AsyncParsableCommand {
         try transfer.exportIfAsked(from: dataDirectory)
     }
 
-    /// `--tls-cert` and `--tls-key` (or their environment variables): both or neither.
-    private func tlsFiles(environment: [String: String]) throws -> (certificate: URL, key: URL)? {
-        let certificate = (tlsCertificate ?? environment["EDUGO_TLS_CERT"]).flatMap { $0.isEmpty ? nil : $0 }
-        let key = (tlsKey ?? environment["EDUGO_TLS_KEY"]).flatMap { $0.isEmpty ? nil : $0 }
-        switch (certificate, key) {
-        case (nil, nil): return nil
-        case (let certificate?, let key?):
-            return (URL(fileURLWithPath: certificate), URL(fileURLWithPath: key))
-        default: throw ValidationError("--tls-cert and --tls-key go together: give both, or neither.")
-        }
-    }
-
-    /// The TLS identity the flags ask for: files, the development certificate, or none.
-    private func loadTLS(
-        files: (certificate: URL, key: URL)?, development: Bool, devMode: Bool, dataDirectory: URL
-    ) throws -> TLSIdentity? {
-        guard !tlsRotate || development else { throw ValidationError("--tls-rotate rotates the --tls-dev certificate: add --tls-dev.") }
-        if let files {
-            guard !development else { throw ValidationError("--tls-dev makes its own certificate: drop it, or drop --tls-cert/--tls-key.") }
-            return try TLSIdentity.load(certificateFile: files.certificate, keyFile: files.key)
-        }
-        guard development else { return nil }
-        guard devMode else {
-            throw ValidationError("--tls-dev is for dev mode only (a self-signed certificate); outside it use --tls-cert and --tls-key.")
-        }
-        return try TLSIdentity.development(in: dataDirectory.appendingPathComponent("tls", isDirectory: true), rotate: tlsRotate)
-    }
-
-    /// The hardening flags, each with its environment fallback.
-    private func applyHardening(to configuration: inout ServerConfiguration, environment: [String: String]) throws {
-        func list(_ flag: [String], _ variable: String) -> [String] {
-            if !flag.isEmpty { return flag }
-            return (environment[variable] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty }
-        }
-        func number(_ flag: Int?, _ variable: String, _ name: String, _ range: ClosedRange<Int>) throws -> Int? {
-            guard let value = try flag ?? environment[variable].map({ text in
-                guard let value = Int(text) else { throw ValidationError("\(variable) must be a number.") }
-                return value
-            }) else { return nil }
-            guard range.contains(value) else {
-                throw ValidationError("--\(name) must be between \(range.lowerBound) and \(range.upperBound).")
-            }
-            return value
-        }
-        configuration.allowedHosts = list(allowedHosts, "EDUGO_ALLOWED_HOSTS")
-        configuration.trustForwardedProto = trustForwardedProto || Self.isTrue(environment["EDUGO_TRUST_FORWARDED_PROTO"])
-        configuration.trustedProxies = list(trustedProxies, "EDUGO_TRUSTED_PROXIES")
-        for proxy in configuration.trustedProxies where !ServerConfiguration.isValidCIDR(proxy) {
-            throw ValidationError("--trusted-proxy '\(proxy)' is not an address or CIDR block (e.g. 10.0.0.0/8).")
-        }
-        if let seconds = try number(maxSessionAge, "EDUGO_MAX_SESSION_AGE", "max-session-age", 60...(10 * 365 * 86400)) {
-            configuration.maxSessionAge = .seconds(seconds)
-        }
-        if let seconds = try number(idleTimeout, "EDUGO_IDLE_TIMEOUT", "idle-timeout", 0...86400) {
-            configuration.idleTimeout = seconds == 0 ? nil : .seconds(seconds)
-        }
-        if let seconds = try number(changeRetention, "EDUGO_CHANGE_RETENTION", "change-retention", 60...(10 * 365 * 86400)) {
-            configuration.changeRetention = .seconds(seconds)
-        }
-        if let count = try number(maxConnections, "EDUGO_MAX_CONNECTIONS", "max-connections", 1...1_000_000) {
-            configuration.maxConnections = count
-        }
-        if let count = try number(maxEventStreams, "EDUGO_MAX_EVENT_STREAMS", "max-event-streams", 0...1_000_000) {
-            configuration.maxEventStreams = count
-        }
-        if let cost = try number(passwordHashCost, "EDUGO_PASSWORD_HASH_COST", "password-hash-cost", 4...31) {
-            configuration.passwordHashCost = UInt8(cost)
-        }
-        if let count = try number(maxSnapshots, "EDUGO_MAX_SNAPSHOTS", "max-snapshots", 1...10_000) {
-            configuration.maxSnapshotsPerTenant = count
-        }
-        if let seconds = try number(maxConnectionAge, "EDUGO_MAX_CONNECTION_AGE", "max-connection-age", 0...(30 * 86400)) {
-            configuration.maxConnectionAge = seconds == 0 ? nil : .seconds(seconds)
-        }
-        if let bytes = try number(maxMediaSize, "EDUGO_MAX_MEDIA_SIZE", "max-media-size", 1...(1 << 40)) {
-            configuration.maxMediaSize = bytes
-        }
-    }
-
-    private static func printBanner(
-        host: String, port: Int, storage: ServerConfiguration.Storage, devMode: Bool, tls: TLSIdentity?,
-        passwordHashCost: UInt8, seedDemo: Bool, seedFile: URL?
-    ) {
-        let displayHost = host.contains(":") ? "[\(host)]" : host
-        let origin = "\(tls == nil ? "http" : "https")://\(displayHost):\(port)"
-        var lines = ["EduGo server listening on \(origin)"]
-        if let tls {
-            if let file = tls.certificateFile { lines.append("TLS certificate: \(file.path)") }
-            lines.append("TLS pin: \(tls.pin)")
-            if let backup = tls.backupPin { lines.append("TLS backup pin: \(backup) (the next key; --tls-rotate switches to it)") }
-            if let previous = tls.previousPin { lines.append("TLS previous pin: \(previous) (retired by the last --tls-rotate)") }
-        }
-        switch storage {
-        case .directory(let url): lines.append("Data directory: \(url.path)")
-        case .inMemory: lines.append("Data directory: none (in-memory)")
-        }
-        if passwordHashCost < ServerConfiguration.minimumPasswordHashCostOutsideDevMode {
-            lines.append("Password hashing: bcrypt cost \(passwordHashCost) (dev mode only: fast test accounts, not for real passwords)")
-        } else {
-            lines.append("Password hashing: bcrypt cost \(passwordHashCost)")
-        }
-        if devMode {
-            lines.append("Dev mode: on (/__dev/mailbox, /__dev/tenants)")
-            lines.append("Dev console: \(origin)/__dev/")
-        } else {
-            lines.append("Dev mode: off")
-        }
-        if let seedFile { lines.append("Seed file: \(seedFile.path) (its accounts sign in with the passwords it lists)") }
-        if seedDemo {
-            lines.append("Demo logins (send X-Tenant-ID with the tenant):")
-            for account in DemoAccount.seeded {
-                lines.append("  \(account.tenant)\t\(account.role)\t\(account.email)\t\(account.password)")
-            }
-        }
-        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-    }
-
     private static func parsePort(_ value: String) throws -> Int {
         guard let port = Int(value) else { throw ValidationError("EDUGO_PORT must be a number.") }
         return port
@@ -363,7 +245,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
         return multiplier
     }
 
-    private static func isTrue(_ value: String?) -> Bool {
+    static func isTrue(_ value: String?) -> Bool {
         guard let value = value?.lowercased() else { return false }
         return ["1", "true", "yes", "on"].contains(value)
     }

@@ -72,33 +72,6 @@ final class ChangeHub: TenantCommitListener {
         let wake: AsyncStream<Void>.Continuation
     }
 
-    /// An open stream as the dev console's Devices panel shows it.
-    struct Device: Sendable {
-        /// The change sequence a device stands at, and how the server learnt it.
-        struct Position: Sendable {
-            enum Source: String, Sendable {
-                /// The `Last-Event-ID` the stream resumed with.
-                case lastEventID = "last_event_id"
-                /// The cursor a pull of the stream's session answered.
-                case pull
-            }
-
-            var seq: Int64
-            /// The timeline `seq` belongs to: after a restore or an import it names a history that
-            /// no longer exists, and the position says nothing.
-            var timeline: String
-            var source: Source
-            var at: Date
-        }
-
-        var stream: Int
-        var userID: String
-        var sessionID: String
-        var openedAt: Date
-        /// `nil` before the device said or pulled anything.
-        var position: Position?
-    }
-
     private struct State {
         var nextID = 0
         var subscribers: [Int: Subscriber] = [:]
@@ -296,19 +269,4 @@ final class ChangeHub: TenantCommitListener {
     func openCount() -> Int {
         state.withLock { $0.subscribers.count }
     }
-}
-
-extension APIError {
-    /// `429 too_many_streams`: the user already holds the most event streams allowed.
-    static func tooManyStreams(limit: Int) -> APIError {
-        APIError(
-            .tooManyRequests, code: "too_many_streams",
-            detail: "This user already holds \(limit) open event streams. Close one, or retry later.",
-            headers: [.retryAfter: "5"])
-    }
-
-    /// `503 stream_capacity`: the server holds the most event streams it serves.
-    static let streamCapacity = APIError(
-        .serviceUnavailable, code: "stream_capacity", detail: "The server holds all the event streams it serves. Retry later.",
-        headers: [.retryAfter: "5"])
 }

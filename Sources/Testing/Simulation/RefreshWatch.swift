@@ -8,30 +8,31 @@ import Foundation
 /// time however many of its requests meet an expired token (they join the refresh in flight), so
 /// any such overlap is a second exchange of a token the first is already spending.
 final class RefreshWatch: HTTPTransport {
-    /// What every watched client of a run saw: how many overlapping refreshes, per device.
+    /// What every watched client of a run saw: its overlapping refreshes, by the device's name.
     final class Record: Sendable {
-        private let overlaps = Guarded<[Int]>([])
+        private let overlaps = Guarded<[String]>([])
 
         /// The devices that sent overlapping refreshes since the last call, once per overlap.
-        func take() -> [Int] {
+        func take() -> [String] {
             overlaps.withLock { overlaps in
                 defer { overlaps = [] }
                 return overlaps
             }
         }
 
-        fileprivate func overlap(on device: Int) {
+        fileprivate func overlap(on device: String) {
             overlaps.withLock { $0.append(device) }
         }
     }
 
     private let inner: any HTTPTransport
-    private let device: Int
+    /// The device as the run's log names it (`device 3`).
+    private let device: String
     private let record: Record
     /// This client's refreshes waiting for their answers.
     private let refreshing = Guarded(0)
 
-    init(_ inner: any HTTPTransport, device: Int, record: Record) {
+    init(_ inner: any HTTPTransport, device: String, record: Record) {
         self.inner = inner
         self.device = device
         self.record = record

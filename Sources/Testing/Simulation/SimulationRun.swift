@@ -111,7 +111,9 @@ struct SimulationRun {
         return EduGoClient(
             configuration: configuration,
             dataDirectory: root.appendingPathComponent(directory ?? "device-\(number)"),
-            transport: RefreshWatch(configuration.makeDefaultTransport(), device: number, record: refreshes),
+            transport: RefreshWatch(
+                configuration.makeDefaultTransport(), device: directory.map { "the device in \($0)" } ?? "device \(number)",
+                record: refreshes),
             environment: SDKEnvironment(now: { Date() }, sleep: { try await Task.sleep(for: $0 / 50) }, jitter: { 0 }))
     }
 
@@ -180,8 +182,8 @@ struct SimulationRun {
     /// No device exchanged its refresh token twice at once: its requests that met an expired token
     /// joined one refresh (a second exchange spends a token the first already rotated).
     mutating func checkSingleFlight(step: Int) {
-        for number in refreshes.take() {
-            violation(step, "device \(number) sent a token refresh while another of its refreshes waited for its answer (refresh is single-flight)")
+        for device in refreshes.take() {
+            violation(step, "\(device) sent a token refresh while another of its refreshes waited for its answer (refresh is single-flight)")
         }
     }
 

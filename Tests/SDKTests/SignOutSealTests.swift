@@ -51,7 +51,9 @@ import Testing
                 #expect(error as? SignOutError == .pendingChanges(count: 1), "round \(round)")
                 #expect(try await session.store.outboxCounts().pending == 1, "round \(round)")
                 signOutRefused += 1
-            case (.failure, .success):
+            case (.failure(let error), .success):
+                // Refused as the app can tell: sealed or already deleted, never a database error
+                #expect(error as? OfflineSessionError == .signedOut, "round \(round): \(error)")
                 writeRefused += 1
             case (.failure(let writeError), .failure(let signOutError)):
                 Issue.record("round \(round): both failed: \(writeError), \(signOutError)")
@@ -60,7 +62,25 @@ import Testing
         #expect(writeRefused + signOutRefused == 200)
     }
 
-    @Test("a sealed store refuses every write with store_sealed, and a sealed store left behind is opened afresh")
+    @Test("a session kept after its user signed out answers every read and write with OfflineSessionError.signedOut, which AppError shows as a session that ended")
+    func signedOutSessionThrowsItsOwnError() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sign-out-seal-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (client, session) = try await signedInClient(root: root, environment: TestEnvironment())
+        _ = try await session.courses.list()
+
+        // When its user signs out while the app still holds the session
+        try await client.signOut()
+
+        // Then its reads and writes fail with the SDK's own error, not SQLite's "connection is closed"
+        await #expect(throws: OfflineSessionError.signedOut) { try await session.courses.list() }
+        await #expect(throws: OfflineSessionError.signedOut) { try await session.profile.me() }
+        await #expect(throws: OfflineSessionError.signedOut) { try await session.profile.update(firstName: "Ada") }
+        await #expect(throws: OfflineSessionError.signedOut) { try await session.preferences.update { $0.theme = .dark } }
+        #expect(AppError(OfflineSessionError.signedOut).underlying == .sessionExpired)
+    }
+
+    @Test("a sealed store refuses every write as signed out, and a sealed store left behind is opened afresh")
     func sealedStoreRefusesWrites() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("sign-out-seal-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -72,7 +92,7 @@ import Testing
         #expect(try await store.sealUnlessPending(discarding: false, at: Date()) == .sealed)
 
         // Then a write fails as sealed, and changes nothing
-        await #expect { try await store.updatePreferences { $0.theme = .light } } throws: { OfflineStore.isSealedRefusal($0) }
+        await #expect(throws: OfflineSessionError.signedOut) { try await store.updatePreferences { $0.theme = .light } }
         #expect(try await read(store) == .dark)
 
         // And opening it again (a sign-out that stopped before destroying it) gives an empty, writable store

@@ -56,6 +56,7 @@ public enum NetworkError: Error, Sendable, Equatable {
     public static func from(transportError error: any Error) -> NetworkError {
         if error is CancellationError { return .cancelled }
         if let error = error as? NetworkError { return error }
+        if error as? OfflineSessionError == .signedOut { return .sessionExpired }
         if let urlError = error as? URLError {
             switch urlError.code {
             case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,

@@ -44,8 +44,10 @@ extension SyncedResource {
 
 extension OfflineStore {
     /// Runs `read` once, in one read transaction.
+    ///
+    /// - Throws: ``OfflineSessionError/signedOut`` once the user signed out, or a database error.
     func read<Value>(_ read: LocalRead<Value>) async throws -> Value {
-        try await writer.read(read.fetch)
+        try await ofSignedInUser { try await writer.read(read.fetch) }
     }
 
     /// `read`'s value now and after every change to what it read (equal values delivered once).

@@ -30,9 +30,11 @@ extension OfflineStore {
     /// way are raised (``ConflictRule/raised(_:over:)``) to the furthest of the base and every
     /// write still pending. A device that recorded less than another device, or than its own write
     /// still waiting, never sends the smaller value on the newer version.
+    ///
+    /// - Throws: ``OfflineSessionError/signedOut`` once the user signed out, or a database error.
     func record(_ write: PendingWrite, key: String, at now: Date, policy: ConflictPolicy = ConflictPolicy()) async throws -> OutboxCounts {
         let rule = policy.strategy(for: write.resource) == .merge ? write.resource.descriptor?.conflicts : nil
-        return try await writer.write { db in
+        return try await ofSignedInUser { try await writer.write { db in
             var write = write
             let server = try LocalCache.base(db, of: write.resource)
             if let server {
@@ -51,7 +53,7 @@ extension OfflineStore {
             }
             _ = try Self.enqueue(db, write, key: key, at: now)
             return try Self.counts(db)
-        }
+        } }
     }
 
     private static func enqueue(_ db: Database, _ write: PendingWrite, key: String, at now: Date) throws -> OutboxItem? {

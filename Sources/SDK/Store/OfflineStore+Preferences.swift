@@ -6,12 +6,16 @@ extension OfflineStore {
     private static let preferencesKey = "preferences"
 
     /// Changes the preferences in one transaction (read, change, write).
+    ///
+    /// - Throws: ``OfflineSessionError/signedOut`` once the user signed out, or a database error.
     func updatePreferences(_ change: @escaping @Sendable (inout AppPreferences) -> Void) async throws {
-        try await writer.write { db in
-            var preferences = try Self.preferences(db)
-            change(&preferences)
-            let text = String(decoding: try JSONCoding.encoder.encode(preferences), as: UTF8.self)
-            try db.execute(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", arguments: [Self.preferencesKey, text])
+        try await ofSignedInUser {
+            try await writer.write { db in
+                var preferences = try Self.preferences(db)
+                change(&preferences)
+                let text = String(decoding: try JSONCoding.encoder.encode(preferences), as: UTF8.self)
+                try db.execute(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", arguments: [Self.preferencesKey, text])
+            }
         }
     }
 

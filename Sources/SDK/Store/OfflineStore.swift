@@ -1,3 +1,4 @@
+import EduGoGuarded
 import Foundation
 import GRDB
 
@@ -19,6 +20,9 @@ public final class OfflineStore: Sendable {
     public let userID: String
     /// Shares one transaction among the drain's claims and settlements that arrive together.
     let groupCommit: GroupCommit
+    /// Whether sign-out closed the database (set before it closes, so a failure that follows is
+    /// known for what it is).
+    private let closed = Guarded(false)
 
     private init(writer: any DatabaseWriter, fileURL: URL?, tenantID: String, userID: String) throws {
         self.writer = writer
@@ -66,12 +70,25 @@ public final class OfflineStore: Sendable {
 
     /// Closes the database and deletes its files (sign-out).
     func destroy() throws {
+        closed.withLock { $0 = true }
         try (writer as? DatabasePool)?.close()
         try (writer as? DatabaseQueue)?.close()
         guard let fileURL else { return }
         for suffix in ["", "-wal", "-shm"] {
             let url = URL(fileURLWithPath: fileURL.path + suffix)
             if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+        }
+    }
+
+    /// `body`'s value, where a failure because the user signed out (the store sealed, or closed and
+    /// deleted) is ``OfflineSessionError/signedOut``: the error an app can act on, in place of the
+    /// database's own. The failure is classified after it happened, so a sign-out that lands
+    /// between a check and the work cannot slip through.
+    func ofSignedInUser<Value>(_ body: () async throws -> Value) async throws -> Value {
+        do {
+            return try await body()
+        } catch where Self.isSealedRefusal(error) || closed.withLock({ $0 }) {
+            throw OfflineSessionError.signedOut
         }
     }
 

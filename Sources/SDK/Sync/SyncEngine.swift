@@ -74,14 +74,15 @@ public actor SyncEngine {
     }
 
     /// Keeps `status.error` at ``SyncError/signedOut`` from the moment the server ends the session
-    /// (whichever request found it: a drain, a pull, a read's refresh, a download) until `userID`
+    /// (whichever request found it: a drain, a pull, a read's refresh, a download), or its user
+    /// signs out (a session the app still holds then says so), until `userID`
     /// signs in again on the same client. The client's session events are observed synchronously
     /// (no task), for as long as the engine's status exists.
     private static func followSession(of client: APIClient, userID: String, into status: Broadcaster<SyncStatus>) {
         client.events.observe { [weak status] event in
             guard let status else { return false }
             switch event {
-            case .sessionExpired:
+            case .sessionExpired, .signedOut:
                 status.update { status in
                     status.error = .signedOut
                     status.lastError = SyncError.signedOut.description

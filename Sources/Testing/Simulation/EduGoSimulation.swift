@@ -215,7 +215,12 @@ public enum EduGoSimulation {
         let server = try await EduGoTestServer.start()
         do {
             var run = try await SimulationRun(options: options, server: server, root: root)
-            try await run.play()
+            do {
+                try await run.play()
+            } catch {
+                // A device's store could not be read at the end: a violation, reported with the log.
+                run.violation(options.steps, "the checks at quiescence stopped: \(error)")
+            }
             await server.shutdown()
             return Report(
                 seed: options.seed, devices: options.devices, steps: options.steps, weights: options.weights, log: run.log,

@@ -15,7 +15,7 @@ extension SimulationRun {
         let device = devices[number]
         guard device.session.engine.status.error == .signedOut else { return }
         note(step, "device \(number) was signed out and signs in again")
-        if device.endingsAtSignIn == sessionEndings(of: device.email) {
+        if !device.signedOutByItsUser && device.endingsAtSignIn == sessionEndings(of: device.email) {
             note(step, "  no restore, password reset or faulted refresh aged past the grace window since it signed in: unexplained")
         }
         guard let error = await replaceSession(of: number, signingInAs: device.email, step: step, timeout: timeout) else { return }
@@ -43,7 +43,14 @@ extension SimulationRun {
             note(step, "  signed out offline: \(error)")
         }
         if let error = await replaceSession(of: number, signingInAs: email, step: step, attempts: 10) {
-            violation(step, "device \(number) could not sign in as \(email) after 10 attempts: \(error)")
+            // The faults of the moment can refuse every try (seed 1444: ten 503s): the device stays
+            // signed out, its status says so, and a later step (or quiescence) signs it in.
+            note(step, "  the sign-in failed (\(error)); the device stays signed out for now")
+            devices[number].email = email
+            devices[number].signedOutByItsUser = true
+            if device.session.engine.status.error != .signedOut {
+                violation(step, "device \(number) signed out, and its session's status does not say signed out")
+            }
         }
     }
 

@@ -20,6 +20,8 @@ struct SimulationRun {
         /// How many things that end sessions (snapshot restores, resets of its user's password) had
         /// happened when this session signed in: a session ends by itself only after one more.
         var endingsAtSignIn = 0
+        /// Whether its user signed out and the sign-in that followed failed (it signs in later).
+        var signedOutByItsUser = false
     }
 
     let options: EduGoSimulation.Options

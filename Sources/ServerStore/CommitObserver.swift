@@ -10,30 +10,37 @@ package protocol TenantCommitListener: Sendable {
     func replaced(_ tenant: TenantID)
 }
 
-/// Tells a ``TenantCommitListener`` what each committed transaction of one tenant logged and revoked.
+/// The one observer of a tenant's writer: after each commit it empties the tenant's caches that
+/// the transaction made stale, then tells the ``TenantCommitListener`` (if any) what it logged and
+/// revoked.
 ///
 /// Installed on the tenant's writer for the database's lifetime; GRDB calls it on the writer's
-/// serial queue (which is what makes its plain properties safe). It notes the row ids of new
-/// `changes` rows and of changed `sessions` rows while the transaction runs, and after the commit
-/// reads just those rows by primary key, so the listener learns who may hear of the commit without
-/// any further query per stream.
+/// serial queue (which is what makes its plain properties safe), after the commit is visible and
+/// before the write returns to its caller. A transaction that logged a change empties the
+/// ``PageCache``; one that changed `users` or `sessions` empties the ``LiveSessionCache`` (both
+/// before the listener hears of it, so nothing the listener wakes can read a stale entry). It notes
+/// the row ids of new `changes` rows and of changed `sessions` rows while the transaction runs,
+/// and after the commit reads just those rows by primary key, so the listener learns who may hear
+/// of the commit without any further query per stream.
 package final class CommitObserver: TransactionObserver {
     private let tenant: TenantID
-    private let listener: any TenantCommitListener
+    private let caches: TenantCaches
+    private let listener: (any TenantCommitListener)?
     private var changeRange: ClosedRange<Int64>?
     private var sessionRows: Set<Int64> = []
     private var sessionsDeleted = false
+    private var accountsChanged = false
 
-    package init(tenant: TenantID, listener: any TenantCommitListener) {
+    package init(tenant: TenantID, caches: TenantCaches, listener: (any TenantCommitListener)?) {
         self.tenant = tenant
+        self.caches = caches
         self.listener = listener
     }
 
     package func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
         switch eventKind {
-        case .insert(let table): table == "changes"
-        case .update(let table, _): table == "sessions"
-        case .delete(let table): table == "sessions"
+        case .insert(let table): table == "changes" || table == "users" || table == "sessions"
+        case .update(let table, _), .delete(let table): table == "users" || table == "sessions"
         }
     }
 
@@ -42,14 +49,26 @@ package final class CommitObserver: TransactionObserver {
         case ("changes", _):
             let row = event.rowID
             changeRange = changeRange.map { min($0.lowerBound, row)...max($0.upperBound, row) } ?? row...row
-        case (_, .delete): sessionsDeleted = true
-        default: sessionRows.insert(event.rowID)
+        case ("sessions", .update):
+            accountsChanged = true
+            sessionRows.insert(event.rowID)
+        case ("sessions", .delete):
+            accountsChanged = true
+            sessionsDeleted = true
+        case ("sessions", _), ("users", _):
+            accountsChanged = true
+        default:
+            // GRDB hands an observer every event of a statement it observes: a course update's
+            // trigger logs a change, and the update itself arrives here too.
+            break
         }
     }
 
     package func databaseDidCommit(_ db: Database) {
         defer { reset() }
-        guard changeRange != nil || !sessionRows.isEmpty || sessionsDeleted else { return }
+        if changeRange != nil { caches.pages.invalidate() }
+        if accountsChanged { caches.liveSessions.invalidate() }
+        guard let listener, changeRange != nil || !sessionRows.isEmpty || sessionsDeleted else { return }
         do {
             var changes: [LoggedChange] = []
             var revoked: Set<String> = []
@@ -80,5 +99,6 @@ package final class CommitObserver: TransactionObserver {
         changeRange = nil
         sessionRows = []
         sessionsDeleted = false
+        accountsChanged = false
     }
 }

@@ -28,7 +28,7 @@ package struct TenantDatabase: Sendable {
     package let tenantID: TenantID
     let writer: any DatabaseWriter
     /// Users of recently authenticated live sessions, emptied by every commit that changes
-    /// `users` or `sessions`. One per tenant id, shared by every pool opened for the tenant
+    /// `users` or `sessions` (``CommitObserver``). One per tenant id, shared by every pool opened for the tenant
     /// (the server's `TenantRegistry` keeps it across closing and reopening), so a commit
     /// through any of them empties the one cache every request reads.
     package let liveSessions: LiveSessionCache
@@ -52,7 +52,8 @@ package struct TenantDatabase: Sendable {
     ///   - now: The server's clock, which dates each entry of the change log.
     ///   - caches: The tenant's in-memory caches; the registry passes the ones it keeps for the
     ///     tenant id.
-    ///   - commitListener: Told what each commit logged and revoked (live event streams).
+    ///   - commitListener: Told what each commit logged and revoked (live event streams), after the
+    ///     commit emptied the caches it made stale (``CommitObserver``).
     package static func open(
         tenantID: TenantID, at url: URL?, transactionObserver: (@Sendable (Duration) -> Void)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }, caches: TenantCaches = TenantCaches(),
@@ -74,11 +75,8 @@ package struct TenantDatabase: Sendable {
         try TenantMigrations.migrator.migrate(writer)
         // A new database (or an imported one) starts its own history.
         try ChangeTimeline.mintIfMissing(writer, now: now())
-        writer.add(transactionObserver: LiveSessionCache.Invalidator(caches.liveSessions), extent: .databaseLifetime)
-        if let commitListener {
-            writer.add(transactionObserver: CommitObserver(tenant: tenantID, listener: commitListener), extent: .databaseLifetime)
-        }
-        writer.add(transactionObserver: PageCache.Invalidator(caches.pages), extent: .databaseLifetime)
+        writer.add(
+            transactionObserver: CommitObserver(tenant: tenantID, caches: caches, listener: commitListener), extent: .databaseLifetime)
         return TenantDatabase(tenantID: tenantID, writer: writer, caches: caches)
     }
 

@@ -81,14 +81,15 @@ extension TenantStore {
 
     /// A list's total, only when the list starts (a page continued from a cursor carries none),
     /// and counted once per change sequence (``ListTotals``), which is read in `db`'s transaction.
-    /// `epoch` is ``ListTotals/epoch`` as it was before the transaction began.
+    /// `epoch` is the totals' ``EpochCache/epoch`` as it was before the transaction began.
     package func total(_ db: Database, _ count: ListStatement, unless pagination: Pagination, epoch: UInt64) throws -> Int? {
         guard pagination.after == nil else { return nil }
         let sequence = try Int64.fetchOne(
             db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'changes'")) ?? 0
-        if let total = database.listTotals.total(of: count, at: sequence, epoch: epoch) { return total }
+        let key = ListTotalKey(count, at: sequence)
+        if let total = database.listTotals.value(for: key, readAt: epoch) { return total }
         let total = try Int.fetchOne(db.cachedStatement(sql: count.sql), arguments: count.arguments) ?? 0
-        database.listTotals.store(total, of: count, at: sequence, epoch: epoch)
+        database.listTotals.store(total, for: key, readAt: epoch)
         return total
     }
 

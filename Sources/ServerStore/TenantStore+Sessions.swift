@@ -36,10 +36,10 @@ extension TenantStore {
     /// Answered from ``LiveSessionCache`` when an earlier request found the session live and
     /// nothing changed `users` or `sessions` since.
     package func user(inLiveSession sessionID: String, userID: String) async throws -> UserRecord? {
-        let key = LiveSessionCache.Key(sessionID: sessionID, userID: userID)
+        let key = LiveSessionKey(sessionID: sessionID, userID: userID)
         let epoch: UInt64
         switch database.liveSessions.lookup(key) {
-        case .live(let user): return user
+        case .hit(let user): return user
         case .miss(let current): epoch = current
         }
         let user = try await database.read { db in try Self.user(db, inLiveSession: sessionID, userID: userID) }

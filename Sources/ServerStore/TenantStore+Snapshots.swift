@@ -83,7 +83,7 @@ extension TenantStore {
             try staged.read { db in try db.backup(to: destination) }
         }
         database.liveSessions.invalidate()
-        database.listTotals.reset()
+        database.listTotals.invalidate()
         database.pages.invalidate()
     }
 

@@ -99,7 +99,7 @@ import Testing
             try db.execute(
                 sql: "INSERT INTO sessions (id, user_id, created_at) VALUES ('s1', 'u1', ?)", arguments: [now])
         }
-        let key = LiveSessionCache.Key(sessionID: "s1", userID: "u1")
+        let key = LiveSessionKey(sessionID: "s1", userID: "u1")
         guard case .miss = database.liveSessions.lookup(key) else {
             Issue.record("cached before any lookup")
             return
@@ -107,7 +107,7 @@ import Testing
 
         #expect(try await store.user(inLiveSession: "s1", userID: "u1")?.id == "u1")
 
-        guard case .live(let cached) = database.liveSessions.lookup(key) else {
+        guard case .hit(let cached) = database.liveSessions.lookup(key) else {
             Issue.record("the live session was not cached")
             return
         }
@@ -117,7 +117,7 @@ import Testing
     @Test("an answer read before an invalidating commit is not stored after it")
     func staleAnswersAreNotStored() throws {
         let cache = LiveSessionCache()
-        let key = LiveSessionCache.Key(sessionID: "s", userID: "u")
+        let key = LiveSessionKey(sessionID: "s", userID: "u")
         guard case .miss(let epoch) = cache.lookup(key) else {
             Issue.record("empty cache answered a hit")
             return
@@ -136,13 +136,13 @@ import Testing
     func cacheIsBounded() {
         let cache = LiveSessionCache(capacity: 2)
         for index in 0..<3 {
-            let key = LiveSessionCache.Key(sessionID: "s\(index)", userID: "u")
+            let key = LiveSessionKey(sessionID: "s\(index)", userID: "u")
             cache.store(SessionAndRoleTests.user(id: "u", email: "u@example.com"), for: key, readAt: 0)
         }
-        if case .live = cache.lookup(LiveSessionCache.Key(sessionID: "s0", userID: "u")) {
+        if case .hit = cache.lookup(LiveSessionKey(sessionID: "s0", userID: "u")) {
             Issue.record("the cache grew past its capacity")
         }
-        if case .miss = cache.lookup(LiveSessionCache.Key(sessionID: "s2", userID: "u")) {
+        if case .miss = cache.lookup(LiveSessionKey(sessionID: "s2", userID: "u")) {
             Issue.record("the newest session was not kept")
         }
     }

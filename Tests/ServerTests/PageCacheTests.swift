@@ -58,7 +58,7 @@ import Testing
     @Test("a commit that logs a change empties the cache before the write returns, and a page read before it is not kept")
     func commitsEmptyTheCache() async throws {
         let database = try await TenantStoreTests.demoTenant()
-        let page = PageCache.Page(body: Data("old".utf8), entityTag: "\"p-0\"")
+        let page = EncodedPage(body: Data("old".utf8), entityTag: "\"p-0\"")
         guard case .miss(let epoch) = database.pages.lookup("k") else { throw HelperFailure(description: "hit in an empty cache") }
         database.pages.store(page, for: "k", readAt: epoch)
         guard case .hit = database.pages.lookup("k") else { throw HelperFailure(description: "the page was not kept") }

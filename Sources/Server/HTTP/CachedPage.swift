@@ -15,13 +15,13 @@ enum CachedPage {
     static func respond(
         _ request: Request, cache: PageCache, key: String, read: () async throws -> some Encodable
     ) async throws -> Response {
-        let page: PageCache.Page
+        let page: EncodedPage
         switch cache.lookup(key) {
         case .hit(let cached):
             page = cached
         case .miss(let epoch):
             let body = try APICoding.encode(try await read())
-            page = PageCache.Page(body: body, entityTag: entityTag(of: body))
+            page = EncodedPage(body: body, entityTag: entityTag(of: body))
             cache.store(page, for: key, readAt: epoch)
         }
         // The bytes are answered as they are: a cached page is never encoded again.

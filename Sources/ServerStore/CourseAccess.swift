@@ -7,19 +7,20 @@ import GRDB
 /// see everything in the tenant. Only the owning teacher or an admin changes a course. A course
 /// the caller may not see is not found, exactly like one that does not exist.
 package enum CourseAccess {
-    /// The visibility rule as SQL conditions on `courses`, with their arguments: the one place
-    /// the rule is written, used by ``fetchVisible(_:id:identity:)`` and by the statements the store
-    /// writes out.
+    /// What `identity` sees (``CourseVisibility``): the one place the rule is decided, used by
+    /// ``fetchVisible(_:id:identity:)``, by the statements the store writes out and by the keys of
+    /// cached list pages.
+    package static func visibility(_ identity: Identity) -> CourseVisibility {
+        CourseVisibility(role: identity.role, userID: identity.userID)
+    }
+
+    /// The visibility rule as SQL conditions on `courses`, with their arguments.
     package static func visibleSQL(_ identity: Identity) -> (conditions: [String], arguments: StatementArguments) {
-        visibleSQL(role: identity.role, userID: identity.userID)
+        visibility(identity).sql
     }
 
     package static func visibleSQL(role: UserRecord.Role, userID: String) -> (conditions: [String], arguments: StatementArguments) {
-        switch role {
-        case .admin: ([], [])
-        case .teacher: (["(published = 1 OR teacher_id = ?)"], [userID])
-        case .student: (["published = 1"], [])
-        }
+        CourseVisibility(role: role, userID: userID).sql
     }
 
     /// The same rule as disjoint branches whose union is what the caller may see, each branch
@@ -27,11 +28,7 @@ package enum CourseAccess {
     /// `SELECT` per branch joined by `UNION ALL` (the branches never share a row), so their
     /// order comes from the indexes, not from a sort.
     package static func visibleBranches(role: UserRecord.Role, userID: String) -> [(conditions: [String], arguments: StatementArguments)] {
-        switch role {
-        case .admin: [([], [])]
-        case .teacher: [(["published = 1"], []), (["teacher_id = ?", "published = 0"], [userID])]
-        case .student: [(["published = 1"], [])]
-        }
+        CourseVisibility(role: role, userID: userID).branches
     }
 
     /// The course, if `identity` may see it.

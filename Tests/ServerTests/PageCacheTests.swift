@@ -136,6 +136,39 @@ import Testing
         }
     }
 
+    @Test("callers of one visibility class (a page's key) list the same courses, and callers of different classes do not")
+    func visibilityClassIsASoundKey() async throws {
+        // Given the demo tenant, with a draft of its first teacher's
+        let database = try await TenantStoreTests.demoTenant()
+        let teacher = try await TenantStoreTests.identity("teacher1@demo.edugo.dev", in: database)
+        try await database.writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO courses (id, title, description, category, published, teacher_id, version, created_at, updated_at)
+                    VALUES ('draft-x', 'Borrador', '', 'science', 0, ?, 1, ?, ?)
+                    """,
+                arguments: [teacher.userID, Date(), Date()])
+        }
+        let store = TenantStore(database)
+        let emails = try await database.writer.read { db in try String.fetchAll(db, sql: "SELECT email FROM users ORDER BY email") }
+        var listed: [CourseVisibility: [String: [String]]] = [:]
+        for email in emails {
+            let identity = try await TenantStoreTests.identity(email, in: database)
+            let page = try await store.coursePage(visibleTo: identity, category: nil, query: nil, pagination: Pagination(limit: 100))
+            listed[CourseAccess.visibility(identity), default: [:]][email] = page.items.map(\.course.id)
+        }
+
+        // Then within a class every caller lists the same courses (a student's page serves every student)
+        for (visibility, lists) in listed {
+            #expect(Set(lists.values).count == 1, "\(visibility): \(lists)")
+        }
+        #expect(try #require(listed[.published]).count > 1)
+        // And the teacher with a draft is a class of their own, listing what students do not
+        let students = try #require(listed[.published]?.values.first)
+        let teachers = try #require(listed[.publishedAndDraftsOf(teacherID: teacher.userID)]?.values.first)
+        #expect(teachers.contains("draft-x") && !students.contains("draft-x"))
+    }
+
     @Test("page keys never collide: a search text and a cursor id holding the separator give different keys")
     func keysAreUnambiguous() {
         // The same bytes joined with NUL: a search `q\0 20\0 1\0 5/x` on page 1 against `q` after `5/x\0 20\0 1\0`

@@ -27,14 +27,10 @@ struct CourseRoutes {
         let identity = try context.requireIdentity()
         let pagination = try Pagination(request)
         let category = try Self.category(request)
-        // A student's list is every student's; a teacher's adds their own drafts; an admin sees all.
-        let audience = switch identity.role {
-        case .student: "student"
-        case .teacher: "teacher:\(identity.userID)"
-        case .admin: "admin"
-        }
+        // Kept under the caller's visibility class, which the list's own SQL comes from: a
+        // student's page is every student's.
         let key = CachedPage.key([
-            "courses", audience, category ?? "", query ?? "", String(pagination.limit), String(pagination.page),
+            "courses", CourseAccess.visibility(identity).description, category ?? "", query ?? "", String(pagination.limit), String(pagination.page),
             pagination.after.map { "\($0.timestamp)/\($0.id)" } ?? "",
         ])
         return try await CachedPage.respond(request, cache: identity.store.database.pages, key: key) {

@@ -42,6 +42,7 @@ import Testing
         (1279, 10, 100),  // a completion recorded again after a restore was merged away
         (1650, 10, 100),  // a replayed enrollment came back after a reset's base sync
         (1088, 10, 100),  // a restore that also undid a role change was said as role_changed: an old write went out
+        (1932, 10, 100),  // a write slowed past a restore, applied before it and again after, looked applied twice (timing: 0 of 3 replays)
         (1444, 10, 100),  // a sign-in failed after a sign-out: the device read its deleted store (SQLite error 21)
     ]
 

@@ -116,11 +116,17 @@ extension SimulationRun {
             }
         case .restore:
             guard let snapshot else { return note(step, "no snapshot to restore") }
+            var sent: Set<String> = []
+            for device in devices {
+                let waiting = (try? await device.session.engine.outbox.pending()) ?? []
+                sent.formUnion(waiting.filter { $0.attempts > 0 }.map(\.idempotencyKey))
+            }
             do {
                 try await server.restore(snapshot)
                 note(step, "the snapshot is restored")
                 restores += 1
                 progressWritten = [:]
+                keysInDoubt = sent.subtracting(appliedKeys.keys)
                 appliedKeys = [:]
             } catch {
                 note(step, "the restore failed: \(error)")

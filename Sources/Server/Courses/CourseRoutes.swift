@@ -30,7 +30,8 @@ struct CourseRoutes {
         // Kept under the caller's visibility class, which the list's own SQL comes from: a
         // student's page is every student's.
         let key = CachedPage.key([
-            "courses", CourseAccess.visibility(identity).description, category ?? "", query ?? "", String(pagination.limit), String(pagination.page),
+            "courses", CourseAccess.visibility(identity).description, category ?? "", query ?? "",
+            String(pagination.limit), String(pagination.page),
             pagination.after.map { "\($0.timestamp)/\($0.id)" } ?? "",
         ])
         return try await CachedPage.respond(request, cache: identity.store.database.pages, key: key) {

@@ -1,22 +1,18 @@
 import Foundation
 import GRDB
 
-/// The in-memory caches of one tenant, kept by the registry per tenant id while its database is
-/// closed and reopened, so a database reopened after its pool closed starts from the same caches.
+/// The in-memory state of one tenant (its caches and its ``ReplacementGate``), kept by the registry
+/// per tenant id while its database is closed and reopened, so a database reopened after its pool
+/// closed starts from the same state.
 package struct TenantCaches: Sendable {
     package var liveSessions = LiveSessionCache()
     package var pages: PageCache
     package var listTotals = ListTotals()
+    package var replacements = ReplacementGate()
 
     /// - Parameter pageCapacity: The most list pages kept; 0 keeps none.
     package init(pageCapacity: Int = PageCache.defaultCapacity) {
         pages = PageCache(capacity: pageCapacity)
-    }
-
-    init(liveSessions: LiveSessionCache, pages: PageCache, listTotals: ListTotals) {
-        self.liveSessions = liveSessions
-        self.pages = pages
-        self.listTotals = listTotals
     }
 }
 
@@ -31,18 +27,20 @@ package struct TenantDatabase: Sendable {
     /// `users` or `sessions` (``CommitObserver``). One per tenant id, shared by every pool opened for the tenant
     /// (the server's `TenantRegistry` keeps it across closing and reopening), so a commit
     /// through any of them empties the one cache every request reads.
-    package let liveSessions: LiveSessionCache
+    package var liveSessions: LiveSessionCache { caches.liveSessions }
     /// Lists' totals, each kept for as long as the change sequence it was counted at.
-    package let listTotals: ListTotals
+    package var listTotals: ListTotals { caches.listTotals }
     /// Encoded list pages, emptied by every commit that logs a change.
-    package let pages: PageCache
+    package var pages: PageCache { caches.pages }
+    /// Held by a request across transactions that must see the same data; a restore waits for it.
+    package var replacements: ReplacementGate { caches.replacements }
+    /// The tenant's in-memory state, kept by the registry per tenant id.
+    let caches: TenantCaches
 
     init(tenantID: TenantID, writer: any DatabaseWriter, caches: TenantCaches) {
         self.tenantID = tenantID
         self.writer = writer
-        self.liveSessions = caches.liveSessions
-        self.listTotals = caches.listTotals
-        self.pages = caches.pages
+        self.caches = caches
     }
 
     /// Opens (creating if needed) and migrates a tenant database.
@@ -117,7 +115,7 @@ package struct TenantDatabase: Sendable {
         init(_ database: TenantDatabase) {
             tenantID = database.tenantID
             writer = database.writer
-            caches = TenantCaches(liveSessions: database.liveSessions, pages: database.pages, listTotals: database.listTotals)
+            caches = database.caches
         }
 
         /// The database, while any holder keeps its connections open.

@@ -79,12 +79,16 @@ extension TenantStore {
         let staged = try DatabaseQueue()
         try await source.read { snapshot in try staged.writeWithoutTransaction { target in try snapshot.backup(to: target) } }
         try await staged.write { db in try ChangeTimeline.mint(db, now: Date(timeIntervalSince1970: now)) }
-        try await database.writer.writeWithoutTransaction { destination in
-            try staged.read { db in try db.backup(to: destination) }
+        // Not while a request is between transactions that must see the same data (an
+        // idempotent write's claim, write and answer): it would straddle the restore.
+        try await database.replacements.replacing {
+            try await database.writer.writeWithoutTransaction { destination in
+                try staged.read { db in try db.backup(to: destination) }
+            }
+            database.liveSessions.invalidate()
+            database.listTotals.invalidate()
+            database.pages.invalidate()
         }
-        database.liveSessions.invalidate()
-        database.listTotals.invalidate()
-        database.pages.invalidate()
     }
 
     private static func pageBytes(_ db: Database) throws -> Int {

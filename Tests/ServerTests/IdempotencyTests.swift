@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import Testing
 
 @testable import EduGoServer
@@ -428,6 +429,71 @@ import Testing
 
         #expect(replay.status == .created)
         #expect(replay.headers[.idempotentReplayed] == "true")
+    }
+
+    @Test("a snapshot restore waits for a keyed request between its claim and its answer, so no write straddles it (seed 1932)")
+    func restoreWaitsForKeyedRequests() async throws {
+        // Given a snapshot, and a keyed request that claimed its key and is running its write
+        let clock = TestClock()
+        let coordinator = IdempotencyCoordinator(retention: .seconds(86_400), now: { clock.now })
+        let identity = try Self.identity()
+        let snapshot = try await identity.store.saveSnapshot(to: nil)
+        let (release, releaseFirst) = AsyncStream.makeStream(of: Void.self)
+        let first = await Self.holdFirstRequest(coordinator, identity: identity, key: "k", release: release)
+
+        // When the snapshot is restored meanwhile
+        let restored = Mutex(false)
+        let restoring = Task {
+            try await identity.store.restoreSnapshot(snapshot)
+            restored.withLock { $0 = true }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+
+        // Then the restore waits until the request has stored its answer
+        #expect(!restored.withLock { $0 }, "the restore landed between the claim and the answer")
+        releaseFirst.yield()
+        #expect(try await first.value.status == .created)
+        try await restoring.value
+
+        // And, the restore having taken the request back whole, the key runs once more, in the restored data
+        let ran = Mutex(0)
+        let again = try await coordinator.perform(
+            key: "k", identity: identity, method: "POST", path: "/v1/courses", body: Data(#"{"a":1}"#.utf8)
+        ) {
+            ran.withLock { $0 += 1 }
+            return EncodedResponse(status: .created, headers: [:], body: Data(#"{"id":"again"}"#.utf8))
+        }
+        #expect(ran.withLock { $0 } == 1)
+        #expect(again.headers[.idempotentReplayed] == nil)
+    }
+
+    @Test("a snapshot restore waiting for requests holds new ones back only while it runs, and requests may nest")
+    func replacementGateOrder() async throws {
+        final class Order: Sendable {
+            let items = Mutex<[String]>([])
+            func append(_ item: String) { items.withLock { $0.append(item) } }
+        }
+        let gate = ReplacementGate()
+        let order = Order()
+        let (release, releaseRequest) = AsyncStream.makeStream(of: Void.self)
+        let (started, didStart) = AsyncStream.makeStream(of: Void.self)
+        let request = Task {
+            try await gate.whileInPlace {
+                didStart.yield()
+                for await _ in release { break }
+                // Nested use while the replacement waits does not deadlock
+                try await gate.whileInPlace { order.append("request") }
+            }
+        }
+        for await _ in started { break }
+        let replacement = Task { try await gate.replacing { order.append("replacement") } }
+        try await Task.sleep(for: .milliseconds(100))
+        let later = Task { try await gate.whileInPlace { order.append("later request") } }
+        try await later.value
+        releaseRequest.yield()
+        try await request.value
+        try await replacement.value
+        #expect(order.items.withLock { $0 } == ["later request", "request", "replacement"])
     }
 
     @Test("a claim left without an answer for over a minute is taken over by the next request")

@@ -26,6 +26,16 @@ struct IdempotencyCoordinator: Sendable {
                 field: "Idempotency-Key", code: "invalid_format", message: "must be 1 to 255 visible ASCII characters")
         }
         let fingerprint = Self.fingerprint(method: method, path: path, body: body)
+        // Claim, operation and answer see the same data: a snapshot restore waits for them (one
+        // landing between them would let a retry run the write again in the restored data).
+        return try await identity.store.database.replacements.whileInPlace {
+            try await perform(key: key, fingerprint: fingerprint, identity: identity, operation: operation)
+        }
+    }
+
+    private func perform(
+        key: String, fingerprint: String, identity: Identity, operation: () async throws -> EncodedResponse
+    ) async throws -> Response {
         let store = identity.store
         let userID = identity.userID
         let current = now()

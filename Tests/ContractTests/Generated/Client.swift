@@ -41838,7 +41838,7 @@ internal struct Client: APIProtocol {
     }
     /// Put a snapshot back as the tenant's whole state
     ///
-    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The snapshot is copied into the tenant's database as one write transaction: every request sees the state before or the state after, never a mix. Sessions created after the snapshot are not in its data, so their tokens answer 401 from the next request on. The restored data starts a new timeline: the tenant's live event streams check their session again and send `reset` then `changed`, and every change-feed cursor issued before answers 410 `cursor_expired` with `"reason": "timeline_changed"`.
+    /// **Dev mode only.** Outside dev mode this route does not exist and answers 404 `not_found`. The snapshot is copied into the tenant's database as one write transaction: every request sees the state before or the state after, never a mix. It waits for requests with an `Idempotency-Key` that are between claiming the key and storing their answer, and holds new ones back while it runs, so no such write is half before and half after it. Sessions created after the snapshot are not in its data, so their tokens answer 401 from the next request on. The restored data starts a new timeline: the tenant's live event streams check their session again and send `reset` then `changed`, and every change-feed cursor issued before answers 410 `cursor_expired` with `"reason": "timeline_changed"`.
     ///
     /// - Remark: HTTP `POST /__dev/tenants/{id}/restore`.
     /// - Remark: Generated from `#/paths//__dev/tenants/{id}/restore/post(devRestoreSnapshot)`.

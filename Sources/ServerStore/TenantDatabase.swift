@@ -24,9 +24,9 @@ package struct TenantDatabase: Sendable {
     package let tenantID: TenantID
     let writer: any DatabaseWriter
     /// Users of recently authenticated live sessions, emptied by every commit that changes
-    /// `users` or `sessions` (``CommitObserver``). One per tenant id, shared by every pool opened for the tenant
-    /// (the server's `TenantRegistry` keeps it across closing and reopening), so a commit
-    /// through any of them empties the one cache every request reads.
+    /// `users` or `sessions` (``CommitObserver``). One per tenant id, shared by every pool opened
+    /// for the tenant (the server's `TenantRegistry` keeps it across closing and reopening), so a
+    /// commit through any of them empties the one cache every request reads.
     package var liveSessions: LiveSessionCache { caches.liveSessions }
     /// Lists' totals, each kept for as long as the change sequence it was counted at.
     package var listTotals: ListTotals { caches.listTotals }

@@ -39,12 +39,22 @@ package enum StoreError: Error, Sendable {
 
     /// What the caller may not do.
     package enum Refusal: Sendable {
+        /// Create a course (teachers and admins only).
+        case createCourse
+        /// Make someone else a course's teacher (admins only).
+        case assignCourseTeacher
         /// Change a course that is not theirs (only its teacher or an admin may).
         case editCourse
         /// See another learner's progress in a course that is not theirs.
         case seeOthersProgress
         /// Change an account other than their own.
         case changeOthersProfile
+        /// Change their own role or sign-in email (another admin does that).
+        case changeOwnAccount
+        /// List or search the tenant's accounts (teachers and admins only).
+        case listUsers
+        /// Create an account for someone else (admins only).
+        case createUsers
         /// Delete an account (admins only).
         case deleteUsers
         /// Record progress in a course they are not enrolled in.

@@ -100,9 +100,17 @@ extension TenantStore {
         }
     }
 
-    /// Inserts a new course; its teacher must be a teacher or admin of this tenant.
-    package func createCourse(_ course: CourseRecord) async throws -> CourseWithLessonCount {
-        try await database.writer.write { db in
+    /// Inserts a new course that `identity` creates: a teacher for themselves, an admin for any
+    /// teacher or admin of this tenant (students create none). The caller's role is read again in
+    /// the write (it may have changed since authentication).
+    package func createCourse(_ course: CourseRecord, by identity: Identity) async throws -> CourseWithLessonCount {
+        guard identity.role != .student else { throw StoreError.forbidden(.createCourse) }
+        return try await database.writer.write { db in
+            let role = try UserRecord.fetchOne(db, key: identity.userID)?.role
+            guard role == .teacher || role == .admin else { throw StoreError.forbidden(.createCourse) }
+            guard role == .admin || course.teacherId == identity.userID else {
+                throw StoreError.forbidden(.assignCourseTeacher)
+            }
             try Self.requireTeacher(db, id: course.teacherId)
             try course.insert(db)
             return CourseWithLessonCount(course, lessonCount: 0)
@@ -110,8 +118,8 @@ extension TenantStore {
     }
 
     /// Changes a course its teacher or an admin may edit, based on the version `base` names
-    /// (stale → the conflict error carrying the current course). An update that changes nothing
-    /// keeps the version.
+    /// (stale → the conflict error carrying the current course); only an admin (as of this write)
+    /// gives it another teacher. An update that changes nothing keeps the version.
     package func updateCourse(
         _ id: String, by identity: Identity, changes: CourseChanges, base: VersionPrecondition, now: Date
     ) async throws -> CourseWithLessonCount {
@@ -125,6 +133,9 @@ extension TenantStore {
             changes.thumbnailUrl.apply(to: &course.thumbnailUrl)
             if let published = changes.published { course.published = published }
             if let teacherID = changes.teacherId, teacherID != course.teacherId {
+                guard try AdminGuard.isAdmin(db, userID: identity.userID) else {
+                    throw StoreError.forbidden(.assignCourseTeacher)
+                }
                 try Self.requireTeacher(db, id: teacherID)
                 course.teacherId = teacherID
             }

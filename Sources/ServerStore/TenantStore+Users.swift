@@ -28,8 +28,11 @@ package enum Registration: Sendable {
 
 extension TenantStore {
     /// A page of the tenant's accounts, optionally of one role and matching a search, oldest first
-    /// (``UserListQuery`` writes the statements).
-    package func userPage(role: UserRecord.Role?, query: String?, pagination: Pagination) async throws -> ListPage<UserRecord> {
+    /// (``UserListQuery`` writes the statements), for a teacher or admin (students list none).
+    package func userPage(
+        role: UserRecord.Role?, query: String?, pagination: Pagination, visibleTo identity: Identity
+    ) async throws -> ListPage<UserRecord> {
+        guard identity.role != .student else { throw StoreError.forbidden(.listUsers) }
         let list = UserListQuery(
             role: role, search: query, after: pagination.after, limit: pagination.limit, offset: pagination.offset)
         // Taken before the read's snapshot: a restore after it makes the total this read counts unkept.
@@ -51,16 +54,23 @@ extension TenantStore {
         try await database.read { db in try Self.fetchVisibleUser(db, id: id, identity: identity) }
     }
 
-    /// Inserts an account; ``StoreError/emailTaken`` when the email exists in this tenant.
-    package func createAccount(_ user: UserRecord) async throws {
+    /// Inserts the account `makeUser` makes, which an admin (`identity`) creates for someone;
+    /// ``StoreError/emailTaken`` when the email exists in this tenant. The account is made (its
+    /// password hashed) only for a caller whose role allows it, and the role is read again in the
+    /// write (it may have been taken away meanwhile).
+    package func createAccount(by identity: Identity, _ makeUser: () async throws -> UserRecord) async throws -> UserRecord {
+        guard identity.role == .admin else { throw StoreError.forbidden(.createUsers) }
+        let user = try await makeUser()
         try await Self.mappingEmailTaken {
             try await database.writer.write { db in
+                guard try AdminGuard.isAdmin(db, userID: identity.userID) else { throw StoreError.forbidden(.createUsers) }
                 if try UserRecord.filter(UserRecord.Columns.emailKey == user.emailKey).fetchCount(db) > 0 {
                     throw StoreError.emailTaken
                 }
                 try user.insert(db)
             }
         }
+        return user
     }
 
     /// Self-registration, in one transaction. A verified holder of the email (or one owning
@@ -118,7 +128,7 @@ extension TenantStore {
     }
 
     /// Changes an account, in one transaction. Self: names only. Admin: names, email and role of
-    /// anyone in the tenant. The caller's admin role is re-read here (a role read at
+    /// anyone else in the tenant (``Identity/managesAccount(_:)``). The caller's admin role is re-read here (a role read at
     /// authentication may have been taken away since); a teacher of courses stays a teacher; the
     /// tenant keeps one admin; emails stay unique.
     package func updateUser(
@@ -132,6 +142,9 @@ extension TenantStore {
                 }
                 if user.id != identity.userID, try !AdminGuard.isAdmin(db, userID: identity.userID) {
                     throw StoreError.forbidden(.changeOthersProfile)
+                }
+                if user.id == identity.userID, changes.role != nil || changes.email != nil {
+                    throw StoreError.forbidden(.changeOwnAccount)
                 }
                 try base.check(currentVersion: user.version, current: user)
                 let before = user

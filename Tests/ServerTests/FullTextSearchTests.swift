@@ -214,7 +214,7 @@ import Testing
             let courses = try await store.coursePage(
                 visibleTo: admin, category: nil, query: "geometria", pagination: Pagination())
             #expect(courses.items.map(\.course.id) == ["c1"])
-            let users = try await store.userPage(role: nil, query: "rene", pagination: Pagination())
+            let users = try await store.userPage(role: nil, query: "rene", pagination: Pagination(), visibleTo: admin)
             #expect(users.items.map(\.id) == ["t1"])
             let columns = try await database.writer.read { db in
                 try db.columns(in: "courses").map(\.name) + db.columns(in: "users").map(\.name)

@@ -44,12 +44,22 @@ extension APIError {
 
     private static func forbidden(_ refusal: StoreError.Refusal) -> APIError {
         switch refusal {
+        case .createCourse:
+            .forbidden("Only teachers and admins create courses.")
+        case .assignCourseTeacher:
+            .forbidden("Only admins choose another user as a course's teacher.")
         case .editCourse:
             .forbidden("Only the course's teacher or an admin may change it.")
         case .seeOthersProgress:
             .forbidden("Only the course's teacher or an admin may see another learner's progress.")
         case .changeOthersProfile:
             .forbidden("You may only change your own profile.")
+        case .changeOwnAccount:
+            .forbidden("Your own role and email are changed by another admin.")
+        case .listUsers:
+            .forbidden("Only teachers and admins list users.")
+        case .createUsers:
+            .forbidden("Only admins create users.")
         case .deleteUsers:
             .forbidden("Only admins delete users.")
         case .recordProgressUnenrolled:

@@ -6,15 +6,17 @@ import Foundation
 struct AccountWriter {
     let deps: Dependencies
 
-    /// Inserts a user; answers `409 email_taken` when the email exists in this tenant.
+    /// Inserts a verified user that `identity` (an admin) creates; answers `409 email_taken` when
+    /// the email exists in this tenant. The password is hashed only once the store found the
+    /// caller allowed.
     func createAccount(
-        in tenant: TenantStore, email: String, password: String, firstName: String, lastName: String,
-        role: UserRecord.Role, verified: Bool
+        by identity: Identity, email: String, password: String, firstName: String, lastName: String,
+        role: UserRecord.Role
     ) async throws -> UserRecord {
-        let hash = try await deps.passwords.hash(password)
-        let user = newUser(email: email, passwordHash: hash, firstName: firstName, lastName: lastName, role: role, verified: verified)
-        try await tenant.createAccount(user)
-        return user
+        try await identity.store.createAccount(by: identity) {
+            let hash = try await deps.passwords.hash(password)
+            return newUser(email: email, passwordHash: hash, firstName: firstName, lastName: lastName, role: role, verified: true)
+        }
     }
 
     /// Self-registration of an unverified student with its verification token, which carries

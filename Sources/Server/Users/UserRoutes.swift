@@ -32,7 +32,6 @@ struct UserRoutes {
         _ request: Request, context: EduGoRequestContext, query: String?
     ) async throws -> APIResponse<ListPage<UserResponse>> {
         let identity = try context.requireIdentity()
-        guard identity.role != .student else { throw APIError.forbidden("Only teachers and admins list users.") }
         let pagination = try Pagination(request)
         var role: UserRecord.Role?
         if let raw = request.query("role") {
@@ -41,20 +40,20 @@ struct UserRoutes {
             }
             role = parsed
         }
-        return APIResponse(try await identity.store.userPage(role: role, query: query, pagination: pagination)
+        return APIResponse(try await identity.store.userPage(
+            role: role, query: query, pagination: pagination, visibleTo: identity)
             .map(UserResponse.init))
     }
 
     @Sendable func create(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<UserResponse> {
         let deps = self.deps
         return try await deps.write(request, context) { identity, body in
-            guard identity.role == .admin else { throw APIError.forbidden("Only admins create users.") }
             try JSONObjectReader.checkKeys(body, of: NewAccount.self, writable: NewAccount.keys)
             let account = try RequestBody.decode(NewAccount.self, from: body)
             guard let role = account.accountRole else { throw APIError.internalError }
             let user = try await AccountWriter(deps: deps).createAccount(
-                in: identity.store, email: account.email, password: account.password, firstName: account.firstName,
-                lastName: account.lastName, role: role, verified: true)
+                by: identity, email: account.email, password: account.password, firstName: account.firstName,
+                lastName: account.lastName, role: role)
             return APIResponse(UserResponse(user), status: .created, version: user.version, location: "/v1/users/\(user.id)")
         }
     }
@@ -106,7 +105,7 @@ struct UserRoutes {
     private static func applyUpdate(
         deps: Dependencies, request: Request, identity: Identity, targetID: String, body: [String: JSONValue]
     ) async throws -> APIResponse<UserResponse> {
-        let writable = identity.role == .admin && targetID != identity.userID ? UserPatch.keys : UserPatch.selfWritable
+        let writable = identity.managesAccount(targetID) ? UserPatch.keys : UserPatch.selfWritable
         try JSONObjectReader.checkKeys(body, of: UserPatch.self, writable: writable)
         let base = try VersionPrecondition.required(request, body: body)
         let changes = try RequestBody.decode(UserPatch.self, from: body).changes

@@ -15,7 +15,7 @@ struct JSONValueDecoder {
     /// - Throws: `400 validation_failed` when a member of a kind without a placeholder (a nested
     ///   object, say) cannot be decoded; the errors collected so far are included.
     func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> (T, [APIError.FieldError]) {
-        let log = DecodingLog()
+        let log = JSONDecodingLog()
         do {
             let decoded = try T(from: ValueDecoder(value: value, codingPath: [], log: log))
             return (decoded, log.errors)
@@ -28,61 +28,10 @@ struct JSONValueDecoder {
     }
 }
 
-/// The errors of one decoding pass.
-private final class DecodingLog {
-    var errors: [APIError.FieldError] = []
-    /// Members a ``Patch`` asked about `null` first: a member of the wrong kind there "must be a … or null".
-    var nullable: Set<String> = []
-
-    /// Records the error and returns a placeholder of `type`; throws when `type` has none.
-    func fail<T>(_ path: [any CodingKey], _ code: String, _ message: String, as type: T.Type) throws -> T {
-        let field = Self.name(path)
-        errors.append(.init(field: field, code: code, message: message))
-        guard let placeholder = Self.placeholder(type) else { throw APIError.validation(errors) }
-        return placeholder
-    }
-
-    func wrongKind<T>(_ path: [any CodingKey], as type: T.Type) throws -> T {
-        var message = "must be \(Self.kind(type))"
-        if nullable.contains(Self.name(path)) { message += " or null" }
-        return try fail(path, "invalid_type", message, as: type)
-    }
-
-    static func name(_ path: [any CodingKey]) -> String {
-        let joined = path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-        return joined.isEmpty ? "body" : joined
-    }
-
-    private static func kind<T>(_ type: T.Type) -> String {
-        switch type {
-        case is String.Type: "a string"
-        case is Bool.Type: "a boolean"
-        case is Double.Type: "a number"
-        case is Int.Type, is Int64.Type: "an integer"
-        default: "an object"
-        }
-    }
-
-    /// What a member of the wrong kind decodes as, so the pass goes on; `nil` for types that
-    /// have none (decoding then stops there).
-    private static func placeholder<T>(_ type: T.Type) -> T? {
-        let value: Any? =
-            switch type {
-            case is String.Type: ""
-            case is Bool.Type: false
-            case is Double.Type: 0.0
-            case is Int.Type: 0
-            case is Int64.Type: Int64(0)
-            default: nil
-            }
-        return value as? T
-    }
-}
-
 private struct ValueDecoder: Decoder {
     let value: JSONValue
     let codingPath: [any CodingKey]
-    let log: DecodingLog
+    let log: JSONDecodingLog
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -108,7 +57,7 @@ private struct ValueDecoder: Decoder {
 
 /// Reads one value of a requested type, or records that it is of the wrong kind.
 private func decodeValue<T: Decodable>(
-    _ value: JSONValue, as type: T.Type, at path: [any CodingKey], log: DecodingLog
+    _ value: JSONValue, as type: T.Type, at path: [any CodingKey], log: JSONDecodingLog
 ) throws -> T {
     let decoded: Any?
     switch type {
@@ -139,14 +88,14 @@ private func decodeValue<T: Decodable>(
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let object: [String: JSONValue]
     let codingPath: [any CodingKey]
-    let log: DecodingLog
+    let log: JSONDecodingLog
 
     var allKeys: [Key] { object.keys.compactMap(Key.init(stringValue:)) }
 
     func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        log.nullable.insert(DecodingLog.name(codingPath + [key]))
+        log.nullable.insert(JSONDecodingLog.name(codingPath + [key]))
         return object[key.stringValue] == .null
     }
 
@@ -225,10 +174,10 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 private struct UnkeyedContainer: UnkeyedDecodingContainer {
     let elements: [JSONValue]
     let codingPath: [any CodingKey]
-    let log: DecodingLog
+    let log: JSONDecodingLog
     private(set) var currentIndex = 0
 
-    init(elements: [JSONValue], codingPath: [any CodingKey], log: DecodingLog) {
+    init(elements: [JSONValue], codingPath: [any CodingKey], log: JSONDecodingLog) {
         self.elements = elements
         self.codingPath = codingPath
         self.log = log
@@ -298,10 +247,10 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 private struct SingleValueContainer: SingleValueDecodingContainer {
     let value: JSONValue
     let codingPath: [any CodingKey]
-    let log: DecodingLog
+    let log: JSONDecodingLog
 
     func decodeNil() -> Bool {
-        log.nullable.insert(DecodingLog.name(codingPath))
+        log.nullable.insert(JSONDecodingLog.name(codingPath))
         return value == .null
     }
 

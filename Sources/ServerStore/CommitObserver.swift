@@ -17,7 +17,7 @@ package protocol TenantCommitListener: Sendable {
 /// Installed on the tenant's writer for the database's lifetime; GRDB calls it on the writer's
 /// serial queue (which is what makes its plain properties safe), after the commit is visible and
 /// before the write returns to its caller. A transaction that logged a change empties the
-/// ``PageCache``; one that changed `users` or `sessions` empties the ``LiveSessionCache`` (both
+/// ``ChangeDependentCache`` (the server's list pages); one that changed `users` or `sessions` empties the ``LiveSessionCache`` (both
 /// before the listener hears of it, so nothing the listener wakes can read a stale entry). It notes
 /// the row ids of new `changes` rows and of changed `sessions` rows while the transaction runs,
 /// and after the commit reads just those rows by primary key, so the listener learns who may hear
@@ -66,7 +66,7 @@ package final class CommitObserver: TransactionObserver {
 
     package func databaseDidCommit(_ db: Database) {
         defer { reset() }
-        if changeRange != nil { caches.pages.invalidate() }
+        if changeRange != nil { caches.changeDependent?.invalidate() }
         if accountsChanged { caches.liveSessions.invalidate() }
         guard let listener, changeRange != nil || !sessionRows.isEmpty || sessionsDeleted else { return }
         do {

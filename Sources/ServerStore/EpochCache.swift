@@ -1,7 +1,7 @@
 import EduGoGuarded
 
 /// Values kept while the data they were read from stands: the one shape of a tenant's in-memory
-/// caches (``LiveSessionCache``, ``PageCache``, ``ListTotals``).
+/// caches (``LiveSessionCache``, ``ListTotals``, and the server's list pages).
 ///
 /// The tenant's ``CommitObserver`` calls ``invalidate()`` when a transaction that changed what a
 /// cache depends on commits, before the write returns to its caller; a restore calls it too. A

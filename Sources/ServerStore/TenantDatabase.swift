@@ -6,13 +6,13 @@ import GRDB
 /// closed starts from the same state.
 package struct TenantCaches: Sendable {
     package var liveSessions = LiveSessionCache()
-    package var pages: PageCache
     package var listTotals = ListTotals()
     package var replacements = ReplacementGate()
+    /// The owner's cache of what the synced rows were (the server's list pages), if any.
+    package let changeDependent: (any ChangeDependentCache)?
 
-    /// - Parameter pageCapacity: The most list pages kept; 0 keeps none.
-    package init(pageCapacity: Int = PageCache.defaultCapacity) {
-        pages = PageCache(capacity: pageCapacity)
+    package init(changeDependent: (any ChangeDependentCache)? = nil) {
+        self.changeDependent = changeDependent
     }
 }
 
@@ -30,8 +30,6 @@ package struct TenantDatabase: Sendable {
     package var liveSessions: LiveSessionCache { caches.liveSessions }
     /// Lists' totals, each kept for as long as the change sequence it was counted at.
     package var listTotals: ListTotals { caches.listTotals }
-    /// Encoded list pages, emptied by every commit that logs a change.
-    package var pages: PageCache { caches.pages }
     /// Held by a request across transactions that must see the same data; a restore waits for it.
     package var replacements: ReplacementGate { caches.replacements }
     /// The tenant's in-memory state, kept by the registry per tenant id.

@@ -87,7 +87,7 @@ extension TenantStore {
             }
             database.liveSessions.invalidate()
             database.listTotals.invalidate()
-            database.pages.invalidate()
+            database.caches.changeDependent?.invalidate()
         }
     }
 

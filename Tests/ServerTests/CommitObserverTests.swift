@@ -20,15 +20,18 @@ import Testing
     /// A listener that looks into the caches as each commit reaches it.
     final class Recorder: TenantCommitListener {
         let caches: TenantCaches
+        /// The server's list pages, the caches' `changeDependent`.
+        let pages: PageCache
         let heard = Mutex<[Heard]>([])
 
-        init(_ caches: TenantCaches) {
+        init(_ caches: TenantCaches, pages: PageCache) {
             self.caches = caches
+            self.pages = pages
         }
 
         func committed(_ tenant: TenantID, changes: [LoggedChange], revokedSessions: Set<String>, allSessionsSuspect: Bool) {
             let seen = Heard(
-                pageKept: CommitObserverTests.holds(caches.pages.lookup(Self.page)),
+                pageKept: CommitObserverTests.holds(pages.lookup(Self.page)),
                 sessionKept: CommitObserverTests.holds(caches.liveSessions.lookup(Self.session)),
                 revoked: revokedSessions)
             heard.withLock { $0.append(seen) }
@@ -41,8 +44,8 @@ import Testing
 
         /// Puts a page and a live session into the caches.
         func fill() {
-            if case .miss(let epoch) = caches.pages.lookup(Self.page) {
-                caches.pages.store(EncodedPage(body: Data("[]".utf8), entityTag: "\"p-0\""), for: Self.page, readAt: epoch)
+            if case .miss(let epoch) = pages.lookup(Self.page) {
+                pages.store(EncodedPage(body: Data("[]".utf8), entityTag: "\"p-0\""), for: Self.page, readAt: epoch)
             }
             if case .miss(let epoch) = caches.liveSessions.lookup(Self.session) {
                 caches.liveSessions.store(SessionAndRoleTests.user(id: "u", email: "u@example.com"), for: Self.session, readAt: epoch)
@@ -51,7 +54,7 @@ import Testing
 
         /// What the listener heard of the last commit, and what the caches hold now.
         func last() -> (heard: Heard?, pageKept: Bool, sessionKept: Bool) {
-            (heard.withLock { $0.last }, CommitObserverTests.holds(caches.pages.lookup(Self.page)),
+            (heard.withLock { $0.last }, CommitObserverTests.holds(pages.lookup(Self.page)),
              CommitObserverTests.holds(caches.liveSessions.lookup(Self.session)))
         }
     }
@@ -64,8 +67,9 @@ import Testing
     @Test("a change empties the pages and keeps the sessions, a revoked session the reverse; the listener hears each after its cache was emptied")
     func cachesEmptiedBeforeTheListenerHears() async throws {
         // Given a demo tenant whose writer tells a listener, and filled caches
-        let caches = TenantCaches()
-        let recorder = Recorder(caches)
+        let pages = PageCache()
+        let caches = TenantCaches(changeDependent: pages)
+        let recorder = Recorder(caches, pages: pages)
         let database = try TenantDatabase.open(
             tenantID: try #require(TenantID("demo")), at: nil, caches: caches, commitListener: recorder)
         try await Seeder(passwords: PasswordHasher(cost: 4), now: Date()).seedDemo("demo", into: TenantStore(database))

@@ -43,7 +43,7 @@ import Testing
         let registry = try TenantRegistry(storage: .inMemory, pageCacheCapacity: capacity, now: { Date() })
         let id = try #require(TenantID("pages"))
         _ = try await registry.createTenant(id, name: "Pages") { _ in }
-        let cache = try await registry.database(for: id).pages
+        let cache = await registry.pages(for: id)
         let reads = Mutex(0)
         for _ in 0..<2 {
             _ = try await CachedPage.respond(Self.request(), cache: cache, key: "k") {
@@ -57,35 +57,36 @@ import Testing
 
     @Test("a commit that logs a change empties the cache before the write returns, and a page read before it is not kept")
     func commitsEmptyTheCache() async throws {
-        let database = try await TenantStoreTests.demoTenant()
+        let pages = PageCache()
+        let database = try await TenantStoreTests.demoTenant(caches: TenantCaches(changeDependent: pages))
         let page = EncodedPage(body: Data("old".utf8), entityTag: "\"p-0\"")
-        guard case .miss(let epoch) = database.pages.lookup("k") else { throw HelperFailure(description: "hit in an empty cache") }
-        database.pages.store(page, for: "k", readAt: epoch)
-        guard case .hit = database.pages.lookup("k") else { throw HelperFailure(description: "the page was not kept") }
+        guard case .miss(let epoch) = pages.lookup("k") else { throw HelperFailure(description: "hit in an empty cache") }
+        pages.store(page, for: "k", readAt: epoch)
+        guard case .hit = pages.lookup("k") else { throw HelperFailure(description: "the page was not kept") }
 
         // A read begins (its epoch handed out), a write commits, the read offers its page.
-        guard case .miss = database.pages.lookup("other") else { throw HelperFailure(description: "unexpected hit") }
+        guard case .miss = pages.lookup("other") else { throw HelperFailure(description: "unexpected hit") }
         let before: UInt64
-        switch database.pages.lookup("late") {
+        switch pages.lookup("late") {
         case .miss(let epoch): before = epoch
         case .hit: throw HelperFailure(description: "unexpected hit")
         }
         try await database.writer.write { db in
             try db.execute(sql: "UPDATE courses SET title = 'Cambiado' WHERE id = (SELECT id FROM courses LIMIT 1)")
         }
-        if case .hit = database.pages.lookup("k") { Issue.record("a page from before the write was served after it") }
-        database.pages.store(page, for: "late", readAt: before)
-        if case .hit = database.pages.lookup("late") { Issue.record("a page read before the write was kept after it") }
+        if case .hit = pages.lookup("k") { Issue.record("a page from before the write was served after it") }
+        pages.store(page, for: "late", readAt: before)
+        if case .hit = pages.lookup("late") { Issue.record("a page read before the write was kept after it") }
 
         // A transaction that changes nothing synced (a session) leaves the cache alone.
-        switch database.pages.lookup("k") {
-        case .miss(let epoch): database.pages.store(page, for: "k", readAt: epoch)
+        switch pages.lookup("k") {
+        case .miss(let epoch): pages.store(page, for: "k", readAt: epoch)
         case .hit: break
         }
         try await database.writer.write { db in
             try db.execute(sql: "UPDATE sessions SET revoke_reason = revoke_reason")
         }
-        guard case .hit = database.pages.lookup("k") else {
+        guard case .hit = pages.lookup("k") else {
             Issue.record("a transaction that logged no change emptied the cache")
             return
         }

@@ -9,8 +9,8 @@ import Testing
 /// The tenant store below the HTTP layer: results and the statements each method runs.
 @Suite(.timeLimit(.minutes(3))) struct TenantStoreTests {
     /// A seeded demo tenant in memory (one connection, so a trace sees every statement).
-    static func demoTenant() async throws -> TenantDatabase {
-        let database = try TenantDatabase.open(tenantID: try #require(TenantID("demo")), at: nil)
+    static func demoTenant(caches: TenantCaches = TenantCaches()) async throws -> TenantDatabase {
+        let database = try TenantDatabase.open(tenantID: try #require(TenantID("demo")), at: nil, caches: caches)
         try await Seeder(passwords: PasswordHasher(cost: 4), now: Date()).seedDemo("demo", into: TenantStore(database))
         return database
     }

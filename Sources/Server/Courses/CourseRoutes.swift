@@ -34,7 +34,7 @@ struct CourseRoutes {
             String(pagination.limit), String(pagination.page),
             pagination.after.map { "\($0.timestamp)/\($0.id)" } ?? "",
         ])
-        return try await CachedPage.respond(request, cache: identity.store.database.pages, key: key) {
+        return try await CachedPage.respond(request, cache: await deps.tenants.pages(for: identity.tenantID), key: key) {
             try await identity.store.coursePage(visibleTo: identity, category: category, query: query, pagination: pagination)
                 .map(CourseResponse.init)
         }

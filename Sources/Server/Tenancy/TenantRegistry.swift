@@ -29,6 +29,8 @@ actor TenantRegistry {
     /// `open` writes through the same caches as the reopened one, so an invalidation through
     /// either reaches both.
     private var tenantCaches: [TenantID: TenantCaches] = [:]
+    /// Each tenant's list pages, the `changeDependent` of its caches.
+    private var tenantPages: [TenantID: PageCache] = [:]
     private let maxOpenTenants: Int
     /// The most list pages each tenant's page cache keeps.
     private let pageCacheCapacity: Int
@@ -141,9 +143,21 @@ actor TenantRegistry {
     /// The tenant's one set of caches, made on first use.
     private func caches(for id: TenantID) -> TenantCaches {
         if let caches = tenantCaches[id] { return caches }
-        let caches = TenantCaches(pageCapacity: pageCacheCapacity)
+        return newCaches(for: id).caches
+    }
+
+    /// New caches for `id`, with new list pages, replacing any it had.
+    private func newCaches(for id: TenantID) -> (caches: TenantCaches, pages: PageCache) {
+        let pages = PageCache(capacity: pageCacheCapacity)
+        let caches = TenantCaches(changeDependent: pages)
         tenantCaches[id] = caches
-        return caches
+        tenantPages[id] = pages
+        return (caches, pages)
+    }
+
+    /// The tenant's encoded list pages, emptied by its store's commits that log a change.
+    func pages(for id: TenantID) -> PageCache {
+        tenantPages[id] ?? newCaches(for: id).pages
     }
 
     /// How many tenant databases are open (cached) now.
@@ -186,8 +200,7 @@ actor TenantRegistry {
             try template.install(at: url)
         }
         // A new tenant starts with new caches: nothing of a deleted namesake carries over.
-        let caches = TenantCaches(pageCapacity: pageCacheCapacity)
-        tenantCaches[id] = caches
+        let caches = newCaches(for: id).caches
         let database = try TenantDatabase.open(
             tenantID: id, at: fileURL(for: id), transactionObserver: transactionObserver, now: now, caches: caches,
             commitListener: changeHub)
@@ -206,8 +219,9 @@ actor TenantRegistry {
         lastUse[id] = nil
         if let caches = tenantCaches.removeValue(forKey: id) {
             caches.liveSessions.invalidate()
-            caches.pages.invalidate()
+            caches.changeDependent?.invalidate()
         }
+        tenantPages[id] = nil
         // Not closed: a request still running holds it and finishes on it. Nothing hands it out again.
         open[id] = nil
         leases[id] = nil

@@ -32,7 +32,7 @@ extension TenantStore {
     package func userPage(
         role: UserRecord.Role?, query: String?, pagination: Pagination, visibleTo identity: Identity
     ) async throws -> ListPage<UserRecord> {
-        guard identity.role != .student else { throw StoreError.forbidden(.listUsers) }
+        guard identity.role.listsUsers else { throw StoreError.forbidden(.listUsers) }
         let list = UserListQuery(
             role: role, search: query, after: pagination.after, limit: pagination.limit, offset: pagination.offset)
         // Taken before the read's snapshot: a restore after it makes the total this read counts unkept.
@@ -59,11 +59,13 @@ extension TenantStore {
     /// password hashed) only for a caller whose role allows it, and the role is read again in the
     /// write (it may have been taken away meanwhile).
     package func createAccount(by identity: Identity, _ makeUser: () async throws -> UserRecord) async throws -> UserRecord {
-        guard identity.role == .admin else { throw StoreError.forbidden(.createUsers) }
+        guard identity.role.managesAccounts else { throw StoreError.forbidden(.createUsers) }
         let user = try await makeUser()
         try await Self.mappingEmailTaken {
             try await database.writer.write { db in
-                guard try AdminGuard.isAdmin(db, userID: identity.userID) else { throw StoreError.forbidden(.createUsers) }
+                guard try UserRecord.fetchOne(db, key: identity.userID)?.role.managesAccounts == true else {
+                    throw StoreError.forbidden(.createUsers)
+                }
                 if try UserRecord.filter(UserRecord.Columns.emailKey == user.emailKey).fetchCount(db) > 0 {
                     throw StoreError.emailTaken
                 }
@@ -128,9 +130,9 @@ extension TenantStore {
     }
 
     /// Changes an account, in one transaction. Self: names only. Admin: names, email and role of
-    /// anyone else in the tenant (``Identity/managesAccount(_:)``). The caller's admin role is re-read here (a role read at
-    /// authentication may have been taken away since); a teacher of courses stays a teacher; the
-    /// tenant keeps one admin; emails stay unique.
+    /// anyone else in the tenant (``Identity/managesAccount(_:)``). The caller's admin role is
+    /// re-read here (a role read at authentication may have been taken away since); a teacher of
+    /// courses stays a teacher; the tenant keeps one admin; emails stay unique.
     package func updateUser(
         _ id: String, by identity: Identity, changes: UserChanges, base: VersionPrecondition, now: Date
     ) async throws -> UserRecord {

@@ -42,7 +42,7 @@ import Testing
             try await body()
             return false
         } catch StoreError.forbidden(let refusal) {
-            return "\(refusal)" == "\(expected)"
+            return refusal == expected
         } catch {
             return false
         }

@@ -51,7 +51,7 @@ struct CourseRoutes {
         let deps = self.deps
         return try await deps.write(request, context) { identity, body in
             var writable = CourseDraft.keys
-            if !identity.choosesCourseTeachers { writable.remove("teacher_id") }
+            if !identity.role.choosesCourseTeachers { writable.remove("teacher_id") }
             try JSONObjectReader.checkKeys(body, of: CourseDraft.self, writable: writable)
             let draft = try RequestBody.decode(CourseDraft.self, from: body)
             let now = deps.now
@@ -71,7 +71,7 @@ struct CourseRoutes {
         let id = try request.pathParameter("id", context)
         return try await deps.write(request, context) { identity, body in
             var writable = CoursePatch.keys
-            if !identity.choosesCourseTeachers { writable.remove("teacher_id") }
+            if !identity.role.choosesCourseTeachers { writable.remove("teacher_id") }
             try JSONObjectReader.checkKeys(body, of: CoursePatch.self, writable: writable)
             let base = try VersionPrecondition.required(request, body: body)
             let changes = try RequestBody.decode(CoursePatch.self, from: body).changes

@@ -595,6 +595,24 @@ import Testing
         }
     }
 
+    @Test(
+        "a malformed teacher_id answers 400 before the version is compared, and changes nothing",
+        arguments: ["\\", "a/b", ".."])
+    func malformedTeacherBeforeVersion(teacherID: String) async throws {
+        try await withServer { client in
+            let admin = try await client.caller(.demoAdmin)
+            let course = try await client.course(titled: SeededCourse.matematicas, as: admin)
+
+            let response = try await client.send(
+                .patch, "/v1/courses/\(course.id)", as: admin, body: ["teacher_id": teacherID, "version": 7])
+
+            let problem = try expectProblem(response, .badRequest, "validation_failed")
+            #expect(problem.errors?.map(\.code) == ["invalid_format"])
+            let after = try await client.course(titled: SeededCourse.matematicas, as: admin)
+            #expect(after.version == course.version)
+        }
+    }
+
     @Test("an unknown member in a course update answers 400 validation_failed")
     func unknownMemberOnUpdate() async throws {
         try await withServer { client in

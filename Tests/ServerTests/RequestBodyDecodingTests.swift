@@ -70,6 +70,18 @@ import Testing
                 == [.init(field: "thumbnail_url", code: "invalid_format", message: "must be an http(s) URL")])
     }
 
+    @Test("an id another object is named by follows the schema's Id: no slash or backslash, not dots only")
+    func identifiers() throws {
+        for bad in [#"\\"#, "a/b", ".", "...", String(repeating: "a", count: 65)] {
+            let errors = try Self.errors(ProgressBody.self, #"{"lesson_id": \#(JSONString(bad))}"#)
+            #expect(errors.map(\.field) == ["lesson_id"], "\(bad)")
+            #expect(errors.map(\.code) == [bad.count > 64 ? "too_long" : "invalid_format"], "\(bad)")
+        }
+        for good in ["3f1c2a8e-5b7d-4e2f-9a10-6c4d8b2e7f01", ".a", "a.b", "ñ"] {
+            #expect(try Self.errors(ProgressBody.self, #"{"lesson_id": \#(JSONString(good))}"#) == [], "\(good)")
+        }
+    }
+
     @Test("null is refused where the schema does not allow it, and an integer member refuses a fraction")
     func strictKinds() throws {
         #expect(
@@ -94,6 +106,11 @@ import Testing
         let profile = try Self.errors(UserPatch.self, #"{"email": "not-an-address", "role": "owner"}"#)
         #expect(profile.map(\.field) == ["email", "role"])
     }
+}
+
+/// `value` as a JSON string literal.
+private func JSONString(_ value: String) -> String {
+    String(decoding: (try? JSONEncoder().encode(value)) ?? Data(), as: UTF8.self)
 }
 
 extension Patch {

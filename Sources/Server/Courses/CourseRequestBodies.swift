@@ -50,7 +50,7 @@ struct CoursePatch: ValidatedBody, Sendable {
         validation.oneOf(&category, CodingKeys.category, CourseRecord.categories)
         validation.url(thumbnailUrl, CodingKeys.thumbnailUrl)
         validation.member(CodingKeys.published)
-        validation.text(&teacherId, CodingKeys.teacherId, length: 1...64)
+        validation.identifier(&teacherId, CodingKeys.teacherId)
     }
 
     /// The changes the store applies.

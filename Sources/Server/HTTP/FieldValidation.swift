@@ -87,6 +87,25 @@ struct FieldValidation {
         value = optional ?? value
     }
 
+    /// An identifier of another object (the schema's `Id`): 1 to 64 characters, no `/` or `\`, not
+    /// dots only. It is only looked up, so it is taken as sent; a well-formed id that names nothing
+    /// is the store's answer, after the request's preconditions.
+    mutating func identifier(_ value: inout String?, _ key: some CodingKey) {
+        text(&value, key, length: 1...64, storesText: false)
+        guard let string = value, isValid(key) else { return }
+        if string.contains(where: { $0 == "/" || $0 == "\\" }) || string.allSatisfy({ $0 == "." }) {
+            value = nil
+            fail(key, "invalid_format", "must be an identifier: no / or \\, not dots only")
+        }
+    }
+
+    /// ``identifier(_:_:)`` for a required member.
+    mutating func identifier(_ value: inout String, _ key: some CodingKey) {
+        var optional: String? = value
+        identifier(&optional, key)
+        value = optional ?? value
+    }
+
     /// A short text member that must be one of `allowed`.
     mutating func oneOf(_ value: inout String?, _ key: some CodingKey, _ allowed: [String]) {
         text(&value, key, length: 1...64)

@@ -17,7 +17,7 @@ struct ProgressBody: ValidatedBody, Sendable {
     }
 
     mutating func validate(_ validation: inout FieldValidation) {
-        validation.text(&lessonId, CodingKeys.lessonId, length: 1...64, storesText: false)
+        validation.identifier(&lessonId, CodingKeys.lessonId)
         validation.member(CodingKeys.completed)
         validation.range(watchedSeconds, CodingKeys.watchedSeconds, 0...Self.maxWatchedSeconds)
     }

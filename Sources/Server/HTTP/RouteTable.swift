@@ -1,3 +1,4 @@
+import EduGoServerStore
 import Hummingbird
 
 /// The routes the server serves, collected before they are installed so that the
@@ -22,21 +23,33 @@ struct RouteTable {
     /// Adds a route. `path` uses OpenAPI-style parameters: `/v1/courses/{id}`. The handler
     /// returns what Hummingbird can answer with: a `Response`, a `ResponseEncodable` body (written
     /// by the context's ``APIResponseEncoder``), an ``APIResponse`` or a status.
-    mutating func add<Output: ResponseGenerator>(
-        _ method: HTTPRequest.Method, _ path: String, _ access: Access,
+    ///
+    /// - Parameter cost: Which of the route's requests are heavy: their reads and their answer's
+    ///   encoding run on the ``BackgroundLane``.
+    mutating func add<Output: ResponseGenerator & Sendable>(
+        _ method: HTTPRequest.Method, _ path: String, _ access: Access, cost: RequestCost = .light,
         _ handler: @escaping @Sendable (Request, EduGoRequestContext) async throws -> Output
     ) {
         entries.append((method, path, access, { request, context in
-            try await handler(request, context).response(from: request, context: context)
+            guard cost.isHeavy(request) else {
+                return try await handler(request, context).response(from: request, context: context)
+            }
+            let lane = BackgroundLane.shared
+            return try await ReadPlacement.$lane.withValue(lane) {
+                let output = try await handler(request, context)
+                // A response already made (a cached page's bytes) has nothing left to encode.
+                if let response = output as? Response { return response }
+                return try await lane.perform { try output.response(from: request, context: context) }
+            }
         }))
     }
 
     /// Adds a route anyone may call.
-    mutating func add<Output: ResponseGenerator>(
-        _ method: HTTPRequest.Method, _ path: String,
+    mutating func add<Output: ResponseGenerator & Sendable>(
+        _ method: HTTPRequest.Method, _ path: String, cost: RequestCost = .light,
         _ handler: @escaping @Sendable (Request, EduGoRequestContext) async throws -> Output
     ) {
-        add(method, path, .open, handler)
+        add(method, path, .open, cost: cost, handler)
     }
 
     var inventory: RouteInventory {

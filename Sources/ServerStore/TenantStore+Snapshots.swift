@@ -12,7 +12,7 @@ extension TenantStore {
     package func saveSnapshot(to file: URL?) async throws -> SnapshotCopy {
         guard let file else {
             let copy = try DatabaseQueue()
-            try await database.read { source in
+            try await database.writer.read { source in
                 try copy.writeWithoutTransaction { destination in try source.backup(to: destination) }
             }
             let size = try await copy.read { db in try Self.pageBytes(db) }
@@ -26,8 +26,7 @@ extension TenantStore {
             guard FileManager.default.createFile(atPath: partial.path, contents: nil, attributes: [.posixPermissions: 0o600])
             else { throw CocoaError(.fileWriteNoPermission) }
             let copy = try DatabaseQueue(path: partial.path)
-            // On the background lane (a heavy request), the copy runs on the lane's thread.
-            try await database.read { source in
+            try await database.writer.read { source in
                 try copy.writeWithoutTransaction { destination in
                     try source.backup(to: destination)
                     // The copied header says WAL, as the tenant's file does; a snapshot is one

@@ -7,9 +7,9 @@ struct CourseRoutes {
     let deps: Dependencies
 
     func register(in routes: inout RouteTable) {
-        routes.add(.get, "/v1/courses", .authenticated, cost: .listPage, list)
+        routes.add(.get, "/v1/courses", .authenticated, list)
         routes.add(.post, "/v1/courses", .authenticated, create)
-        routes.add(.get, "/v1/courses/search", .authenticated, cost: .heavy, search)
+        routes.add(.get, "/v1/courses/search", .authenticated, search)
         routes.add(.get, "/v1/courses/{id}", .authenticated, get)
         routes.add(.patch, "/v1/courses/{id}", .authenticated, update)
         routes.add(.delete, "/v1/courses/{id}", .authenticated, delete)

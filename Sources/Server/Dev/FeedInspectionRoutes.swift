@@ -11,7 +11,7 @@ struct FeedInspectionRoutes {
 
     func register(in routes: inout RouteTable) {
         routes.add(.get, "/__dev/tenants/{id}/changes", changes)
-        routes.add(.get, "/__dev/tenants/{id}/explain", cost: .heavy, explain)
+        routes.add(.get, "/__dev/tenants/{id}/explain", explain)
         routes.add(.get, "/__dev/tenants/{id}/devices", devices)
     }
 

@@ -9,10 +9,10 @@ struct SnapshotRoutes {
     let snapshots: TenantSnapshots
 
     func register(in routes: inout RouteTable) {
-        routes.add(.post, "/__dev/tenants/{id}/snapshots", cost: .heavy, save)
+        routes.add(.post, "/__dev/tenants/{id}/snapshots", save)
         routes.add(.get, "/__dev/tenants/{id}/snapshots", list)
         routes.add(.delete, "/__dev/tenants/{id}/snapshots/{snapshot}", remove)
-        routes.add(.post, "/__dev/tenants/{id}/restore", cost: .heavy, restore)
+        routes.add(.post, "/__dev/tenants/{id}/restore", restore)
     }
 
     /// A snapshot as the API shows it.

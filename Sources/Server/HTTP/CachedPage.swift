@@ -13,21 +13,14 @@ enum CachedPage {
     ///   - key: Everything the page depends on besides the tenant's data: who may see what (the
     ///     caller's visibility class), the list and its query.
     static func respond(
-        _ request: Request, cache: PageCache, key: String, read: () async throws -> some Encodable & Sendable
+        _ request: Request, cache: PageCache, key: String, read: () async throws -> some Encodable
     ) async throws -> Response {
         let page: EncodedPage
         switch cache.lookup(key) {
         case .hit(let cached):
             page = cached
         case .miss(let epoch):
-            let value = try await read()
-            // A heavy request's page is encoded where it was read: on the background lane.
-            let body: Data
-            if let lane = ReadPlacement.lane {
-                body = try await lane.perform { try APICoding.encode(value) }
-            } else {
-                body = try APICoding.encode(value)
-            }
+            let body = try APICoding.encode(try await read())
             page = EncodedPage(body: body, entityTag: entityTag(of: body))
             cache.store(page, for: key, readAt: epoch)
         }

@@ -1,4 +1,3 @@
-import EduGoServerStore
 import Hummingbird
 
 /// The routes the server serves, collected before they are installed so that the
@@ -23,33 +22,21 @@ struct RouteTable {
     /// Adds a route. `path` uses OpenAPI-style parameters: `/v1/courses/{id}`. The handler
     /// returns what Hummingbird can answer with: a `Response`, a `ResponseEncodable` body (written
     /// by the context's ``APIResponseEncoder``), an ``APIResponse`` or a status.
-    ///
-    /// - Parameter cost: Which of the route's requests are heavy: their reads and their answer's
-    ///   encoding run on the ``BackgroundLane``.
-    mutating func add<Output: ResponseGenerator & Sendable>(
-        _ method: HTTPRequest.Method, _ path: String, _ access: Access, cost: RequestCost = .light,
+    mutating func add<Output: ResponseGenerator>(
+        _ method: HTTPRequest.Method, _ path: String, _ access: Access,
         _ handler: @escaping @Sendable (Request, EduGoRequestContext) async throws -> Output
     ) {
         entries.append((method, path, access, { request, context in
-            guard cost.isHeavy(request) else {
-                return try await handler(request, context).response(from: request, context: context)
-            }
-            let lane = BackgroundLane.shared
-            return try await ReadPlacement.$lane.withValue(lane) {
-                let output = try await handler(request, context)
-                // A response already made (a cached page's bytes) has nothing left to encode.
-                if let response = output as? Response { return response }
-                return try await lane.perform { try output.response(from: request, context: context) }
-            }
+            try await handler(request, context).response(from: request, context: context)
         }))
     }
 
     /// Adds a route anyone may call.
-    mutating func add<Output: ResponseGenerator & Sendable>(
-        _ method: HTTPRequest.Method, _ path: String, cost: RequestCost = .light,
+    mutating func add<Output: ResponseGenerator>(
+        _ method: HTTPRequest.Method, _ path: String,
         _ handler: @escaping @Sendable (Request, EduGoRequestContext) async throws -> Output
     ) {
-        add(method, path, .open, cost: cost, handler)
+        add(method, path, .open, handler)
     }
 
     var inventory: RouteInventory {

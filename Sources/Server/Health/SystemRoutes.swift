@@ -22,7 +22,7 @@ struct SystemRoutes {
         return JSONResponse.make(encoded: Self.unhealthy, status: .serviceUnavailable)
     }
 
-    @Sendable func jwks(_ request: Request, context: EduGoRequestContext) async throws -> some ResponseGenerator & Sendable {
+    @Sendable func jwks(_ request: Request, context: EduGoRequestContext) async throws -> some ResponseGenerator {
         APIResponse(deps.tokens.jwks, caching: .publicFor(seconds: 300))
     }
 

@@ -8,7 +8,7 @@ struct LessonRoutes {
     let deps: Dependencies
 
     func register(in routes: inout RouteTable) {
-        routes.add(.get, "/v1/courses/{id}/lessons", .authenticated, cost: .listPage, list)
+        routes.add(.get, "/v1/courses/{id}/lessons", .authenticated, list)
         routes.add(.post, "/v1/courses/{id}/lessons", .authenticated, create)
         routes.add(.get, "/v1/courses/{id}/lessons/{lessonId}", .authenticated, get)
         routes.add(.patch, "/v1/courses/{id}/lessons/{lessonId}", .authenticated, update)

@@ -9,12 +9,12 @@ struct UserRoutes {
     let deps: Dependencies
 
     func register(in routes: inout RouteTable) {
-        routes.add(.get, "/v1/users", .authenticated, cost: .listPage, list)
+        routes.add(.get, "/v1/users", .authenticated, list)
         routes.add(.post, "/v1/users", .authenticated, create)
-        routes.add(.get, "/v1/users/search", .authenticated, cost: .heavy, search)
+        routes.add(.get, "/v1/users/search", .authenticated, search)
         routes.add(.get, "/v1/users/me", .authenticated, me)
         routes.add(.patch, "/v1/users/me", .authenticated, updateMe)
-        routes.add(.get, "/v1/users/me/courses", .authenticated, cost: .listPage, myCourses)
+        routes.add(.get, "/v1/users/me/courses", .authenticated, myCourses)
         routes.add(.get, "/v1/users/{id}", .authenticated, get)
         routes.add(.patch, "/v1/users/{id}", .authenticated, update)
         routes.add(.delete, "/v1/users/{id}", .authenticated, delete)

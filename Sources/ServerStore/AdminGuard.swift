@@ -2,9 +2,10 @@ import GRDB
 
 /// Checks made inside a write transaction, so that they hold for the write.
 package enum AdminGuard {
-    /// Whether `userID` is an admin *now* (not when its token was checked).
-    package static func isAdmin(_ db: Database, userID: String) throws -> Bool {
-        try UserRecord.fetchOne(db, key: userID)?.role == .admin
+    /// The role `userID` holds *now* (not when its token was checked); `nil` for a deleted account.
+    /// Writes judge it by the rules of `UserRecord.Role+Permissions.swift`.
+    package static func currentRole(_ db: Database, of userID: String) throws -> UserRecord.Role? {
+        try UserRecord.fetchOne(db, key: userID)?.role
     }
 
     /// Throws ``StoreError/Conflict/lastAdmin`` when `userID` is the tenant's only admin.

@@ -106,7 +106,7 @@ extension TenantStore {
     package func createCourse(_ course: CourseRecord, by identity: Identity) async throws -> CourseWithLessonCount {
         guard identity.role.createsCourses else { throw StoreError.forbidden(.createCourse) }
         return try await database.writer.write { db in
-            let role = try UserRecord.fetchOne(db, key: identity.userID)?.role
+            let role = try AdminGuard.currentRole(db, of: identity.userID)
             guard let role, role.createsCourses else { throw StoreError.forbidden(.createCourse) }
             if course.teacherId != identity.userID {
                 guard role.choosesCourseTeachers else { throw StoreError.forbidden(.assignCourseTeacher) }
@@ -133,7 +133,7 @@ extension TenantStore {
             changes.thumbnailUrl.apply(to: &course.thumbnailUrl)
             if let published = changes.published { course.published = published }
             if let teacherID = changes.teacherId, teacherID != course.teacherId {
-                guard try UserRecord.fetchOne(db, key: identity.userID)?.role.choosesCourseTeachers == true else {
+                guard try AdminGuard.currentRole(db, of: identity.userID)?.choosesCourseTeachers == true else {
                     throw StoreError.forbidden(.assignCourseTeacher)
                 }
                 try Self.requireTeacher(db, id: teacherID)

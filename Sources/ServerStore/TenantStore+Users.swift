@@ -63,7 +63,7 @@ extension TenantStore {
         let user = try await makeUser()
         try await Self.mappingEmailTaken {
             try await database.writer.write { db in
-                guard try UserRecord.fetchOne(db, key: identity.userID)?.role.managesAccounts == true else {
+                guard try AdminGuard.currentRole(db, of: identity.userID)?.managesAccounts == true else {
                     throw StoreError.forbidden(.createUsers)
                 }
                 if try UserRecord.filter(UserRecord.Columns.emailKey == user.emailKey).fetchCount(db) > 0 {
@@ -142,7 +142,7 @@ extension TenantStore {
                 guard identity.role == .admin || user.id == identity.userID else {
                     throw StoreError.forbidden(.changeOthersProfile)
                 }
-                if user.id != identity.userID, try !AdminGuard.isAdmin(db, userID: identity.userID) {
+                if user.id != identity.userID, try AdminGuard.currentRole(db, of: identity.userID)?.managesAccounts != true {
                     throw StoreError.forbidden(.changeOthersProfile)
                 }
                 if user.id == identity.userID, changes.role != nil || changes.email != nil {
@@ -188,7 +188,7 @@ extension TenantStore {
     package func deleteUser(_ id: String, by identity: Identity) async throws {
         try await database.writer.write { db in
             let user = try Self.fetchVisibleUser(db, id: id, identity: identity)
-            guard try AdminGuard.isAdmin(db, userID: identity.userID) else {
+            guard try AdminGuard.currentRole(db, of: identity.userID)?.managesAccounts == true else {
                 throw StoreError.forbidden(.deleteUsers)
             }
             guard user.id != identity.userID else {

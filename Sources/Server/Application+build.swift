@@ -154,46 +154,48 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
     return deps
 }
 
-/// Every route the server serves with `deps` (the dev routes only in dev mode).
-func buildRouteTable(_ deps: Dependencies) -> RouteTable {
-    var routes = RouteTable()
-    SystemRoutes(deps: deps).register(in: &routes)
-    AuthRoutes(deps: deps).register(in: &routes)
-    ResourceRoutes.register(deps: deps, in: &routes)
+/// Every folder's routes the server serves with `deps` (the dev routes only in dev mode).
+func routeModules(_ deps: Dependencies) -> [any RouteModule] {
+    var modules: [any RouteModule] = [
+        SystemRoutes(deps: deps), AuthRoutes(deps: deps), UserRoutes(deps: deps), CourseRoutes(deps: deps),
+        EnrollmentRoutes(deps: deps), LessonRoutes(deps: deps), ProgressRoutes(deps: deps),
+        MediaRoutes(deps: deps, directory: deps.media), SyncRoutes(deps: deps),
+    ]
     if let mailbox = deps.mailbox {
-        DevRoutes(deps: deps, mailbox: mailbox).register(in: &routes)
+        modules.append(DevRoutes(deps: deps, mailbox: mailbox))
     }
     if deps.configuration.devMode {
-        RequestTailRoutes(deps: deps).register(in: &routes)
-        ImpersonationRoutes(deps: deps).register(in: &routes)
-        FeedInspectionRoutes(deps: deps).register(in: &routes)
-        ServerInfoRoutes(deps: deps).register(in: &routes)
-        ConsoleRoutes(assets: ConsoleAssets.load()).register(in: &routes)
+        modules += [
+            RequestTailRoutes(deps: deps), ImpersonationRoutes(deps: deps), FeedInspectionRoutes(deps: deps),
+            ServerInfoRoutes(deps: deps), ConsoleRoutes(assets: ConsoleAssets.load()),
+        ] as [any RouteModule]
     }
-    if let faults = deps.faults {
-        FaultRoutes(deps: deps, injector: faults).register(in: &routes)
-    }
-    if let clock = deps.clock {
-        ClockRoutes(deps: deps, clock: clock).register(in: &routes)
-    }
-    if let snapshots = deps.snapshots {
-        SnapshotRoutes(deps: deps, snapshots: snapshots).register(in: &routes)
-    }
-    if let journal = deps.journal {
-        JournalRoutes(deps: deps, journal: journal).register(in: &routes)
-    }
+    if let faults = deps.faults { modules.append(FaultRoutes(deps: deps, injector: faults)) }
+    if let clock = deps.clock { modules.append(ClockRoutes(deps: deps, clock: clock)) }
+    if let snapshots = deps.snapshots { modules.append(SnapshotRoutes(deps: deps, snapshots: snapshots)) }
+    if let journal = deps.journal { modules.append(JournalRoutes(deps: deps, journal: journal)) }
     if let metrics = deps.metrics {
-        MetricsRoutes(deps: deps, metrics: metrics, token: deps.configuration.metricsToken).register(in: &routes)
+        modules.append(MetricsRoutes(deps: deps, metrics: metrics, token: deps.configuration.metricsToken))
     }
-    return routes
+    return modules
 }
 
-/// All routes behind the hygiene middlewares (``HTTPHygiene``).
+/// All routes behind the hygiene middlewares (``HTTPHygiene``), and `405` with `Allow` for
+/// each method a served path does not serve (``MethodNotAllowed``).
 func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
-    let routes = buildRouteTable(deps)
-    let router = RouteTable.makeRouter()
+    let router = buildRoutes(deps)
+    MethodNotAllowed.answer(on: router)
+    return router
+}
+
+/// Every route of ``routeModules(_:)`` on the group of its kind: open routes on the router,
+/// authenticated ones behind ``AuthenticationMiddleware`` and then ``IdempotencyMiddleware``,
+/// streaming ones behind authentication alone. The router answers HEAD for every GET (same
+/// headers, no body: RFC 9110).
+func buildRoutes(_ deps: Dependencies) -> Router<EduGoRequestContext> {
+    let router = Router(context: EduGoRequestContext.self, options: .autoGenerateHeadEndpoints)
     HTTPHygiene(
-        routeTemplates: routes.inventory.templates, maxBodySize: deps.configuration.maxBodySize,
+        maxBodySize: deps.configuration.maxBodySize,
         strictTransportSecurity: deps.configuration.strictTransportSecurity,
         servesTLS: deps.configuration.tls != nil,
         trustForwardedProto: deps.configuration.trustForwardedProto,
@@ -211,9 +213,15 @@ func buildRouter(_ deps: Dependencies) -> Router<EduGoRequestContext> {
             hostGuard: DevHostGuard(allowedHosts: deps.configuration.allowedHosts, servesTLS: deps.configuration.tls != nil),
             faults: FaultMiddleware(injector: faults, tokens: deps.tokens)))
     }
-    routes.install(
-        on: router, authentication: AuthenticationMiddleware(authenticator: deps.authenticator),
-        idempotency: IdempotencyMiddleware(coordinator: deps.idempotency, bodyLimit: deps.bodyLimit))
+    let authentication = AuthenticationMiddleware(authenticator: deps.authenticator)
+    let streaming = router.group().add(middleware: authentication)
+    let authenticated = router.group().add(middleware: authentication)
+        .add(middleware: IdempotencyMiddleware(coordinator: deps.idempotency, bodyLimit: deps.bodyLimit))
+    for module in routeModules(deps) {
+        router.addRoutes(module.open)
+        authenticated.addRoutes(module.authenticated)
+        streaming.addRoutes(module.streaming)
+    }
     return router
 }
 
@@ -249,18 +257,5 @@ struct DatabaseCloser: Service {
         try? await gracefulShutdown()
         await tenants.close()
         media.removeIfTemporary()
-    }
-}
-
-/// The routes of the resource modules (users, courses, lessons, enrollment, progress).
-enum ResourceRoutes {
-    static func register(deps: Dependencies, in routes: inout RouteTable) {
-        UserRoutes(deps: deps).register(in: &routes)
-        CourseRoutes(deps: deps).register(in: &routes)
-        EnrollmentRoutes(deps: deps).register(in: &routes)
-        LessonRoutes(deps: deps).register(in: &routes)
-        ProgressRoutes(deps: deps).register(in: &routes)
-        MediaRoutes(deps: deps, directory: deps.media).register(in: &routes)
-        SyncRoutes(deps: deps).register(in: &routes)
     }
 }

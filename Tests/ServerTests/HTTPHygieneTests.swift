@@ -97,12 +97,9 @@ import FoundationNetworking
         struct DatabaseExploded: Error, CustomStringConvertible {
             var description: String { "SQLITE_CORRUPT: SELECT password_hash FROM users at /var/lib/edugo/demo.sqlite" }
         }
-        var routes = RouteTable()
-        routes.add(.get, "/explode") { _, _ -> Response in throw DatabaseExploded() }
-        let router = RouteTable.makeRouter()
-        HTTPHygiene(routeTemplates: routes.inventory.templates, maxBodySize: 1024, strictTransportSecurity: Self.defaultHSTS)
-            .install(on: router)
-        routes.install(on: router)
+        let router = Router(context: EduGoRequestContext.self)
+        HTTPHygiene(maxBodySize: 1024, strictTransportSecurity: Self.defaultHSTS).install(on: router)
+        router.get("/explode") { _, _ -> Response in throw DatabaseExploded() }
 
         try await Application(router: router).test(.router) { client in
             // When the route is called

@@ -3,19 +3,26 @@ import Foundation
 import Hummingbird
 
 /// `/v1/auth/*`: register, login, refresh, logout, forgot/reset password, verify email, me.
-struct AuthRoutes {
+struct AuthRoutes: RouteModule {
     let deps: Dependencies
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.post, "/v1/auth/register", register)
-        routes.add(.post, "/v1/auth/login", login)
-        routes.add(.post, "/v1/auth/refresh", refresh)
-        routes.add(.post, "/v1/auth/logout", .authenticated, logout)
-        routes.add(.post, "/v1/auth/forgot-password", forgotPassword)
-        routes.add(.post, "/v1/auth/reset-password", resetPassword)
-        routes.add(.post, "/v1/auth/verify-email", verifyEmail)
-        routes.add(.post, "/v1/auth/resend-verification", resendVerification)
-        routes.add(.get, "/v1/auth/me", .authenticated, me)
+    var open: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.post("/v1/auth/register", use: register)
+        routes.post("/v1/auth/login", use: login)
+        routes.post("/v1/auth/refresh", use: refresh)
+        routes.post("/v1/auth/forgot-password", use: forgotPassword)
+        routes.post("/v1/auth/reset-password", use: resetPassword)
+        routes.post("/v1/auth/verify-email", use: verifyEmail)
+        routes.post("/v1/auth/resend-verification", use: resendVerification)
+        return routes
+    }
+
+    var authenticated: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.post("/v1/auth/logout", use: logout)
+        routes.get("/v1/auth/me", use: me)
+        return routes
     }
 
     /// Always `202 accepted`, for a new address and for a taken one alike (no account

@@ -3,16 +3,18 @@ import Foundation
 import Hummingbird
 
 /// `/v1/courses`: list, search, create, read, update, delete.
-struct CourseRoutes {
+struct CourseRoutes: RouteModule {
     let deps: Dependencies
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.get, "/v1/courses", .authenticated, list)
-        routes.add(.post, "/v1/courses", .authenticated, create)
-        routes.add(.get, "/v1/courses/search", .authenticated, search)
-        routes.add(.get, "/v1/courses/{id}", .authenticated, get)
-        routes.add(.patch, "/v1/courses/{id}", .authenticated, update)
-        routes.add(.delete, "/v1/courses/{id}", .authenticated, delete)
+    var authenticated: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.get("/v1/courses", use: list)
+        routes.post("/v1/courses", use: create)
+        routes.get("/v1/courses/search", use: search)
+        routes.get("/v1/courses/{id}", use: get)
+        routes.patch("/v1/courses/{id}", use: update)
+        routes.delete("/v1/courses/{id}", use: delete)
+        return routes
     }
 
     @Sendable func list(_ request: Request, context: EduGoRequestContext) async throws -> Response {

@@ -2,17 +2,19 @@ import Foundation
 import Hummingbird
 
 /// `/__dev/clock`: shows, moves forward and resets the server's clock.
-struct ClockRoutes {
+struct ClockRoutes: RouteModule {
     let deps: Dependencies
     let clock: MovableClock
 
     /// The largest single move: ten years.
     static let maxAdvance = 10 * 366 * 24 * 3600
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.get, "/__dev/clock", show)
-        routes.add(.post, "/__dev/clock", advance)
-        routes.add(.delete, "/__dev/clock", reset)
+    var open: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.get("/__dev/clock", use: show)
+        routes.post("/__dev/clock", use: advance)
+        routes.delete("/__dev/clock", use: reset)
+        return routes
     }
 
     struct ClockState: Encodable {

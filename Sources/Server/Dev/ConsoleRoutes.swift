@@ -3,12 +3,14 @@ import Hummingbird
 
 /// `GET /__dev/` and `GET /__dev/assets/{name}`: the dev console, a single page over the JSON
 /// `/__dev/*` endpoints. Installed only in dev mode, behind the same perimeter as every dev route.
-struct ConsoleRoutes {
+struct ConsoleRoutes: RouteModule {
     let assets: ConsoleAssets
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.get, "/__dev/", page)
-        routes.add(.get, "/__dev/assets/{name}", asset)
+    var open: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.get("/__dev/", use: page)
+        routes.get("/__dev/assets/{name}", use: asset)
+        return routes
     }
 
     @Sendable func page(_ request: Request, context: EduGoRequestContext) async throws -> Response {

@@ -3,15 +3,17 @@ import Foundation
 import Hummingbird
 
 /// `/__dev/*`: only installed in dev mode, so outside it they are plain 404s.
-struct DevRoutes {
+struct DevRoutes: RouteModule {
     let deps: Dependencies
     let mailbox: DevMailbox
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.get, "/__dev/mailbox", listMailbox)
-        routes.add(.post, "/__dev/tenants", createTenant)
-        routes.add(.get, "/__dev/tenants", listTenants)
-        routes.add(.get, "/__dev/tenants/{id}/users", listTenantUsers)
+    var open: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.get("/__dev/mailbox", use: listMailbox)
+        routes.post("/__dev/tenants", use: createTenant)
+        routes.get("/__dev/tenants", use: listTenants)
+        routes.get("/__dev/tenants/{id}/users", use: listTenantUsers)
+        return routes
     }
 
     /// A tenant as the dev console lists it.

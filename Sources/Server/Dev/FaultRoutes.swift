@@ -2,15 +2,17 @@ import Foundation
 import Hummingbird
 
 /// `/__dev/faults`: create, list and delete the fault rules of the tenant named by `X-Tenant-ID`.
-struct FaultRoutes {
+struct FaultRoutes: RouteModule {
     let deps: Dependencies
     let injector: FaultInjector
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.post, "/__dev/faults", create)
-        routes.add(.get, "/__dev/faults", list)
-        routes.add(.delete, "/__dev/faults", removeAll)
-        routes.add(.delete, "/__dev/faults/{id}", remove)
+    var open: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.post("/__dev/faults", use: create)
+        routes.get("/__dev/faults", use: list)
+        routes.delete("/__dev/faults", use: removeAll)
+        routes.delete("/__dev/faults/{id}", use: remove)
+        return routes
     }
 
     struct RuleList: Encodable { var items: [FaultRule] }

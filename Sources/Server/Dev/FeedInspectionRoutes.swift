@@ -6,13 +6,15 @@ import Hummingbird
 /// newest entries of the tenant's change log with its timeline; `GET …/explain`, whether a
 /// user's device should hold an entity and why not (``FeedExplanation``); and `GET …/devices`,
 /// the tenant's open event streams with where each device stands (``ChangeHub/Device``).
-struct FeedInspectionRoutes {
+struct FeedInspectionRoutes: RouteModule {
     let deps: Dependencies
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.get, "/__dev/tenants/{id}/changes", changes)
-        routes.add(.get, "/__dev/tenants/{id}/explain", explain)
-        routes.add(.get, "/__dev/tenants/{id}/devices", devices)
+    var open: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.get("/__dev/tenants/{id}/changes", use: changes)
+        routes.get("/__dev/tenants/{id}/explain", use: explain)
+        routes.get("/__dev/tenants/{id}/devices", use: devices)
+        return routes
     }
 
     struct DeviceList: Encodable {

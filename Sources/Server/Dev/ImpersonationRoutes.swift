@@ -11,7 +11,7 @@ import Hummingbird
 /// `impersonated`. Only a dev-mode server accepts it (``Authenticator``), so a token saved from a
 /// dev run is refused by the same data directory served outside dev mode. The user's current
 /// role applies to every request, as for a signed-in caller.
-struct ImpersonationRoutes {
+struct ImpersonationRoutes: RouteModule {
     let deps: Dependencies
 
     /// The longest an impersonation token lives (shorter when access tokens are).
@@ -24,8 +24,10 @@ struct ImpersonationRoutes {
         var user: UserResponse
     }
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.post, "/__dev/tenants/{id}/users/{userId}/token", mint)
+    var open: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.post("/__dev/tenants/{id}/users/{userId}/token", use: mint)
+        return routes
     }
 
     /// `200` with the token and the user it acts as; `404 tenant_not_found`, or `404 not_found`

@@ -4,13 +4,15 @@ import Hummingbird
 
 /// `/__dev/tenants/{id}/requests`: the tenant's request journal (``RequestJournal``), newest
 /// first and filtered, and `DELETE` to empty it (dev mode only).
-struct JournalRoutes {
+struct JournalRoutes: RouteModule {
     let deps: Dependencies
     let journal: RequestJournal
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.get, "/__dev/tenants/{id}/requests", list)
-        routes.add(.delete, "/__dev/tenants/{id}/requests", clear)
+    var open: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.get("/__dev/tenants/{id}/requests", use: list)
+        routes.delete("/__dev/tenants/{id}/requests", use: clear)
+        return routes
     }
 
     struct Journal: Encodable {

@@ -7,11 +7,13 @@ import Hummingbird
 ///
 /// A reader polls with `after` set to the `latest_sequence` of its previous answer and gets only
 /// what came since. The console's own reads (`GET /__dev/*`) are not kept in the ring.
-struct RequestTailRoutes {
+struct RequestTailRoutes: RouteModule {
     let deps: Dependencies
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.get, "/__dev/requests", tail)
+    var open: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.get("/__dev/requests", use: tail)
+        return routes
     }
 
     struct Tail: Encodable {

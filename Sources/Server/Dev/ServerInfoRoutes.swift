@@ -4,11 +4,13 @@ import Hummingbird
 
 /// `GET /__dev/server`: what the dev console's Server panel shows — version, uptime, storage,
 /// dev and TLS state, and per-route traffic from the access log's ring.
-struct ServerInfoRoutes {
+struct ServerInfoRoutes: RouteModule {
     let deps: Dependencies
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.get, "/__dev/server", show)
+    var open: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.get("/__dev/server", use: show)
+        return routes
     }
 
     struct ServerInfo: Encodable {

@@ -4,15 +4,17 @@ import Hummingbird
 
 /// `/__dev/tenants/{id}/snapshots` and `/__dev/tenants/{id}/restore`: save a tenant's whole
 /// state, list and delete the saved ones, and put one back atomically (dev mode only).
-struct SnapshotRoutes {
+struct SnapshotRoutes: RouteModule {
     let deps: Dependencies
     let snapshots: TenantSnapshots
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.post, "/__dev/tenants/{id}/snapshots", save)
-        routes.add(.get, "/__dev/tenants/{id}/snapshots", list)
-        routes.add(.delete, "/__dev/tenants/{id}/snapshots/{snapshot}", remove)
-        routes.add(.post, "/__dev/tenants/{id}/restore", restore)
+    var open: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.post("/__dev/tenants/{id}/snapshots", use: save)
+        routes.get("/__dev/tenants/{id}/snapshots", use: list)
+        routes.delete("/__dev/tenants/{id}/snapshots/{snapshot}", use: remove)
+        routes.post("/__dev/tenants/{id}/restore", use: restore)
+        return routes
     }
 
     /// A snapshot as the API shows it.

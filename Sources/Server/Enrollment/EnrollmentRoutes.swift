@@ -3,12 +3,14 @@ import Foundation
 import Hummingbird
 
 /// `/v1/courses/{id}/enrollment`: the caller enrolls in or leaves a published course.
-struct EnrollmentRoutes {
+struct EnrollmentRoutes: RouteModule {
     let deps: Dependencies
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.post, "/v1/courses/{id}/enrollment", .authenticated, enroll)
-        routes.add(.delete, "/v1/courses/{id}/enrollment", .authenticated, unenroll)
+    var authenticated: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.post("/v1/courses/{id}/enrollment", use: enroll)
+        routes.delete("/v1/courses/{id}/enrollment", use: unenroll)
+        return routes
     }
 
     /// 201 with the new enrollment; enrolling again answers 200 with the same one.

@@ -11,7 +11,6 @@ import Logging
 struct AccessLogMiddleware: RouterMiddleware {
     typealias Context = EduGoRequestContext
 
-    let routes: RouteLabel
     /// Where each request's entry is kept (the last 500).
     var buffer: AccessLogBuffer? = nil
     /// Dev mode: the per-tenant journal, and each request's notes (the fault that fired, the caller).
@@ -41,7 +40,7 @@ struct AccessLogMiddleware: RouterMiddleware {
         var entry = AccessLogEntry(
             timestamp: now(), requestID: context.requestID,
             tenant: caller?.tenant ?? ClaimedTenant.of(request, verified: verifiedTokens),
-            method: request.method.rawValue, route: routes.label(for: context), status: Int(response.status.code),
+            method: request.method.rawValue, route: context.routeLabel, status: Int(response.status.code),
             durationMs: (ContinuousClock.now - started).timeInterval * 1000, bytes: response.body.contentLength,
             dropped: notes?.dropped, fault: notes?.fault, idempotencyKey: idempotencyKey,
             replayed: idempotencyKey.map { _ in response.headers[.idempotentReplayed] == "true" })

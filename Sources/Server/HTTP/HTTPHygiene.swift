@@ -8,8 +8,6 @@ import Hummingbird
 /// Everything inside ``ProblemMiddleware`` may throw; everything outside it sees an answer, so
 /// errors, 404s and 405s get the same headers and log lines as any other response.
 struct HTTPHygiene {
-    /// The served path templates: a request that matched none of them is logged as `unmatched`.
-    let routeTemplates: Set<String>
     let maxBodySize: Int
     let strictTransportSecurity: String?
     /// Whether the server itself speaks TLS on every connection (`--tls-cert` or `--tls-dev`).
@@ -34,14 +32,13 @@ struct HTTPHygiene {
     /// Adds the middlewares to `router`, before any other, as one: each request passes one
     /// middleware layer (and one copy of its context) for the seven jobs instead of seven.
     func install(on router: Router<EduGoRequestContext>) {
-        let routes = RouteLabel(templates: routeTemplates)
         let counted = metrics
         router.add(
             middleware: HTTPHygieneMiddleware(
                 accessLog: AccessLogMiddleware(
-                    routes: routes, buffer: accessLog, journal: journal, journalBodyLimit: journalBodies ? maxBodySize : nil,
+                    buffer: accessLog, journal: journal, journalBodyLimit: journalBodies ? maxBodySize : nil,
                     now: now, verifiedTokens: verifiedTokens),
-                metrics: RequestMetricsMiddleware(routes: routes, metrics: metrics),
+                metrics: RequestMetricsMiddleware(metrics: metrics),
                 securityHeaders: SecurityHeadersMiddleware(
                     strictTransportSecurity: strictTransportSecurity, servesTLS: servesTLS,
                     trustForwardedProto: trustForwardedProto),

@@ -4,7 +4,6 @@ import Hummingbird
 struct RequestMetricsMiddleware: RouterMiddleware {
     typealias Context = EduGoRequestContext
 
-    let routes: RouteLabel
     /// Where the counts go; without it, requests pass uncounted.
     let metrics: ServerMetrics?
 
@@ -15,7 +14,7 @@ struct RequestMetricsMiddleware: RouterMiddleware {
         let started = ContinuousClock.now
         let response = try await next(request, context)
         metrics.recordRequest(
-            method: request.method.rawValue, route: routes.label(for: context), status: Int(response.status.code),
+            method: request.method.rawValue, route: context.routeLabel, status: Int(response.status.code),
             duration: ContinuousClock.now - started)
         return response
     }

@@ -2,13 +2,15 @@ import Foundation
 import Hummingbird
 
 /// Unversioned routes: liveness, the JWKS and the OpenAPI document.
-struct SystemRoutes {
+struct SystemRoutes: RouteModule {
     let deps: Dependencies
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.get, "/health", health)
-        routes.add(.get, "/.well-known/jwks.json", jwks)
-        routes.add(.get, "/openapi.yaml", openAPI)
+    var open: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.get("/health", use: health)
+        routes.get("/.well-known/jwks.json", use: jwks)
+        routes.get("/openapi.yaml", use: openAPI)
+        return routes
     }
 
     /// `/health`'s two possible bodies, written once instead of encoded on every poll.

@@ -4,15 +4,17 @@ import Hummingbird
 
 /// `/v1/courses/{id}/lessons`: a course's lessons, visible with the course, changed by its
 /// teacher or an admin.
-struct LessonRoutes {
+struct LessonRoutes: RouteModule {
     let deps: Dependencies
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.get, "/v1/courses/{id}/lessons", .authenticated, list)
-        routes.add(.post, "/v1/courses/{id}/lessons", .authenticated, create)
-        routes.add(.get, "/v1/courses/{id}/lessons/{lessonId}", .authenticated, get)
-        routes.add(.patch, "/v1/courses/{id}/lessons/{lessonId}", .authenticated, update)
-        routes.add(.delete, "/v1/courses/{id}/lessons/{lessonId}", .authenticated, delete)
+    var authenticated: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.get("/v1/courses/{id}/lessons", use: list)
+        routes.post("/v1/courses/{id}/lessons", use: create)
+        routes.get("/v1/courses/{id}/lessons/{lessonId}", use: get)
+        routes.patch("/v1/courses/{id}/lessons/{lessonId}", use: update)
+        routes.delete("/v1/courses/{id}/lessons/{lessonId}", use: delete)
+        return routes
     }
 
     @Sendable func list(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<LessonList> {

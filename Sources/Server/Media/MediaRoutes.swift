@@ -4,18 +4,25 @@ import Hummingbird
 
 /// `/v1/courses/{id}/lessons/{lessonId}/media`: a lesson's file, uploaded by the course's teacher
 /// or an admin (streamed to disk), downloaded whole or by byte range by whoever may read it.
-struct MediaRoutes {
+struct MediaRoutes: RouteModule {
     let deps: Dependencies
     let directory: MediaDirectory
 
-    static let path = "/v1/courses/{id}/lessons/{lessonId}/media"
+    static let path: RouterPath = "/v1/courses/{id}/lessons/{lessonId}/media"
 
-    func register(in routes: inout RouteTable) {
+    var streaming: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
         // The upload's body is the file: not read by the idempotency middleware, not held by the
         // JSON body limit (``isMediaPath(_:)``), only by `--max-media-size`.
-        routes.add(.put, Self.path, .authenticatedStreaming, upload)
-        routes.add(.get, Self.path, .authenticated, download)
-        routes.add(.delete, Self.path, .authenticated, remove)
+        routes.put(Self.path, use: upload)
+        return routes
+    }
+
+    var authenticated: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.get(Self.path, use: download)
+        routes.delete(Self.path, use: remove)
+        return routes
     }
 
     /// Whether a request path is a media path (`/v1/courses/*/lessons/*/media`).

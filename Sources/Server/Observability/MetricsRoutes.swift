@@ -3,13 +3,15 @@ import Hummingbird
 
 /// `GET /metrics`: the Prometheus text exposition. Installed only when metrics are on; with a
 /// configured token it requires `Authorization: Bearer <token>`.
-struct MetricsRoutes {
+struct MetricsRoutes: RouteModule {
     let deps: Dependencies
     let metrics: ServerMetrics
     let token: String?
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.get, "/metrics", scrape)
+    var open: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.get("/metrics", use: scrape)
+        return routes
     }
 
     @Sendable func scrape(_ request: Request, context: EduGoRequestContext) async throws -> Response {

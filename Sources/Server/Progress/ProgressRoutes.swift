@@ -3,12 +3,14 @@ import Foundation
 import Hummingbird
 
 /// `/v1/courses/{id}/progress`: read a learner's progress; upsert one lesson's record.
-struct ProgressRoutes {
+struct ProgressRoutes: RouteModule {
     let deps: Dependencies
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.get, "/v1/courses/{id}/progress", .authenticated, get)
-        routes.add(.put, "/v1/courses/{id}/progress", .authenticated, put)
+    var authenticated: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.get("/v1/courses/{id}/progress", use: get)
+        routes.put("/v1/courses/{id}/progress", use: put)
+        return routes
     }
 
     /// Own progress; the course's teacher or an admin may name another learner with `user_id`.

@@ -5,16 +5,18 @@ import ServiceLifecycle
 
 /// `/v1/sync/changes`, the change feed a device pulls from its cursor, and `/v1/sync/events`, the
 /// live stream that tells it when to pull.
-struct SyncRoutes {
+struct SyncRoutes: RouteModule {
     let deps: Dependencies
 
     /// The page size when the client names none, and the largest it may name.
     static let defaultLimit = 500
     static let maxLimit = 1_000
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.get, "/v1/sync/changes", .authenticated, changes)
-        routes.add(.get, "/v1/sync/events", .authenticated, events)
+    var authenticated: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.get("/v1/sync/changes", use: changes)
+        routes.get("/v1/sync/events", use: events)
+        return routes
     }
 
     /// A server-sent event stream announcing the changes the caller may see (``EventStream``).

@@ -5,19 +5,21 @@ import Hummingbird
 /// `/v1/users`: the directory (admins and teachers), profiles, and admin user management.
 ///
 /// A student asking for another user's profile gets 404, as if the user did not exist.
-struct UserRoutes {
+struct UserRoutes: RouteModule {
     let deps: Dependencies
 
-    func register(in routes: inout RouteTable) {
-        routes.add(.get, "/v1/users", .authenticated, list)
-        routes.add(.post, "/v1/users", .authenticated, create)
-        routes.add(.get, "/v1/users/search", .authenticated, search)
-        routes.add(.get, "/v1/users/me", .authenticated, me)
-        routes.add(.patch, "/v1/users/me", .authenticated, updateMe)
-        routes.add(.get, "/v1/users/me/courses", .authenticated, myCourses)
-        routes.add(.get, "/v1/users/{id}", .authenticated, get)
-        routes.add(.patch, "/v1/users/{id}", .authenticated, update)
-        routes.add(.delete, "/v1/users/{id}", .authenticated, delete)
+    var authenticated: RouteCollection<EduGoRequestContext> {
+        let routes = RouteCollection(context: EduGoRequestContext.self)
+        routes.get("/v1/users", use: list)
+        routes.post("/v1/users", use: create)
+        routes.get("/v1/users/search", use: search)
+        routes.get("/v1/users/me", use: me)
+        routes.patch("/v1/users/me", use: updateMe)
+        routes.get("/v1/users/me/courses", use: myCourses)
+        routes.get("/v1/users/{id}", use: get)
+        routes.patch("/v1/users/{id}", use: update)
+        routes.delete("/v1/users/{id}", use: delete)
+        return routes
     }
 
     @Sendable func list(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<ListPage<UserResponse>> {

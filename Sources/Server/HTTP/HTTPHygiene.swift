@@ -29,22 +29,24 @@ struct HTTPHygiene {
     /// Paths whose request body is a streamed file with its own limit (lesson media), exempt from ``maxBodySize``.
     var hasOwnBodyLimit: @Sendable (String) -> Bool = { _ in false }
 
-    /// Adds the middlewares to `router`, before any other, as one: each request passes one
-    /// middleware layer (and one copy of its context) for the seven jobs instead of seven.
+    /// Adds the middlewares to `router`, before any other, as one fixed-type stack
+    /// (`addMiddleware { }`): each request passes one middleware layer for the seven jobs.
     func install(on router: Router<EduGoRequestContext>) {
         let counted = metrics
-        router.add(
-            middleware: HTTPHygieneMiddleware(
-                accessLog: AccessLogMiddleware(
-                    buffer: accessLog, journal: journal, journalBodyLimit: journalBodies ? maxBodySize : nil,
-                    now: now, verifiedTokens: verifiedTokens),
-                metrics: RequestMetricsMiddleware(metrics: metrics),
-                securityHeaders: SecurityHeadersMiddleware(
-                    strictTransportSecurity: strictTransportSecurity, servesTLS: servesTLS,
-                    trustForwardedProto: trustForwardedProto),
-                problems: ProblemMiddleware(maxBodySize: maxBodySize) { problem in
-                    if problem.code == "rate_limited" { counted?.recordRateLimitRefusal() }
-                },
-                bodySize: BodySizeLimitMiddleware(maxBodySize: maxBodySize, hasOwnBodyLimit: hasOwnBodyLimit)))
+        router.addMiddleware {
+            RequestIDMiddleware()
+            AccessLogMiddleware(
+                buffer: accessLog, journal: journal, journalBodyLimit: journalBodies ? maxBodySize : nil,
+                now: now, verifiedTokens: verifiedTokens)
+            RequestMetricsMiddleware(metrics: metrics)
+            SecurityHeadersMiddleware(
+                strictTransportSecurity: strictTransportSecurity, servesTLS: servesTLS,
+                trustForwardedProto: trustForwardedProto)
+            ProblemMiddleware(maxBodySize: maxBodySize) { problem in
+                if problem.code == "rate_limited" { counted?.recordRateLimitRefusal() }
+            }
+            CanonicalPathMiddleware()
+            BodySizeLimitMiddleware(maxBodySize: maxBodySize, hasOwnBodyLimit: hasOwnBodyLimit)
+        }
     }
 }

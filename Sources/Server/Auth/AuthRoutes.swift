@@ -30,7 +30,7 @@ struct AuthRoutes: RouteModule {
     /// (its link sets this registration's password), an existing holder a mail saying someone
     /// tried to register with the address.
     @Sendable func register(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<AcceptedResponse> {
-        let tenant = try await deps.authenticator.namedTenant(request)
+        let tenant = try await deps.authenticator.namedTenant(context)
         // Counted before the body is read: an address out of budget costs no parsing.
         try await deps.rateLimiter.consume(
             .address("register", tenant: tenant.tenantID, context.clientAddress),
@@ -94,7 +94,7 @@ struct AuthRoutes: RouteModule {
         _ request: Request, context: EduGoRequestContext, scope: String,
         limits: (perAddress: RateLimits.Rule, perAccount: RateLimits.Rule)
     ) async throws -> (TenantStore, String) {
-        let tenant = try await deps.authenticator.namedTenant(request)
+        let tenant = try await deps.authenticator.namedTenant(context)
         // The address is counted before the body is read (an address out of budget costs no
         // parsing), the account once the body names it.
         try await deps.rateLimiter.consume(.address(scope, tenant: tenant.tenantID, context.clientAddress), limits.perAddress)
@@ -107,7 +107,7 @@ struct AuthRoutes: RouteModule {
     }
 
     @Sendable func login(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<TokenPairResponse> {
-        let tenant = try await deps.authenticator.namedTenant(request)
+        let tenant = try await deps.authenticator.namedTenant(context)
         let limits = deps.configuration.rateLimits
         // Every attempt counts against the address before its body is read: an address out of
         // budget costs no parsing, and a body that is refused still counts.
@@ -161,7 +161,7 @@ struct AuthRoutes: RouteModule {
     }
 
     @Sendable func refresh(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<TokenPairResponse> {
-        let tenant = try await deps.authenticator.namedTenant(request)
+        let tenant = try await deps.authenticator.namedTenant(context)
         try await deps.rateLimiter.consume(
             .address("refresh", tenant: tenant.tenantID, context.clientAddress),
             deps.configuration.rateLimits.refreshPerAddress)
@@ -196,7 +196,7 @@ struct AuthRoutes: RouteModule {
     }
 
     @Sendable func resetPassword(_ request: Request, context: EduGoRequestContext) async throws -> HTTPResponse.Status {
-        let tenant = try await deps.authenticator.namedTenant(request)
+        let tenant = try await deps.authenticator.namedTenant(context)
         let body = try await RequestBody.decode(
             ResetPasswordRequest.self, from: request, allowedKeys: ResetPasswordRequest.keys, limit: deps.authBodyLimit)
         if let error = UserValidation.password(body.password) { throw APIError.validation([error]) }
@@ -213,7 +213,7 @@ struct AuthRoutes: RouteModule {
     }
 
     @Sendable func verifyEmail(_ request: Request, context: EduGoRequestContext) async throws -> APIResponse<UserResponse> {
-        let tenant = try await deps.authenticator.namedTenant(request)
+        let tenant = try await deps.authenticator.namedTenant(context)
         guard let token = request.uri.queryParameters["token"].map(String.init), !token.isEmpty else {
             throw APIError.validation(field: "token", code: "required", message: "query parameter is required")
         }

@@ -15,7 +15,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var context = context
-        let identity = try await authenticator.authenticate(request)
+        let identity = try await authenticator.authenticate(request, named: context.namedTenant)
         context.identity = identity
         context.notes?.recordCaller(identity)
         return try await next(request, context)

@@ -16,7 +16,8 @@ struct Authenticator: Sendable {
     /// Dev mode: tokens minted by `POST /__dev/tenants/{id}/users/{userId}/token` are accepted.
     let acceptsImpersonation: Bool
 
-    func authenticate(_ request: Request) async throws -> Identity {
+    /// - Parameter named: What the request's `X-Tenant-ID` names (``TenantHeaderMiddleware``).
+    func authenticate(_ request: Request, named: NamedTenant) async throws -> Identity {
         guard let header = request.headers[.authorization] else {
             throw APIError.unauthorized("Authentication is required.", invalidToken: false)
         }
@@ -27,7 +28,7 @@ struct Authenticator: Sendable {
         guard let tenantID = TenantID(claims.tid) else {
             throw APIError.unauthorized("The access token is not valid.", invalidToken: true)
         }
-        if let named = request.headers[.xTenantID], named != tenantID.rawValue {
+        if !named.agrees(with: tenantID) {
             throw APIError(
                 .forbidden, code: "tenant_mismatch", detail: "X-Tenant-ID does not match the token's tenant.")
         }
@@ -52,15 +53,8 @@ struct Authenticator: Sendable {
     }
 
     /// The tenant named by `X-Tenant-ID` on an unauthenticated call.
-    func namedTenant(_ request: Request) async throws -> TenantStore {
-        guard let raw = request.headers[.xTenantID] else {
-            throw APIError.validation(field: "X-Tenant-ID", code: "required", message: "header is required")
-        }
-        guard let id = TenantID(raw) else {
-            throw APIError.validation(
-                field: "X-Tenant-ID", code: "invalid_format",
-                message: "must be 2-63 characters of a-z, 0-9 and '-', starting with a letter or digit")
-        }
-        return try await tenants.store(for: id)
+    /// - Throws: `400 validation_failed` without a well-formed header, `404` for an unknown tenant.
+    func namedTenant(_ context: EduGoRequestContext) async throws -> TenantStore {
+        try await tenants.store(for: context.namedTenant.required())
     }
 }

@@ -39,7 +39,7 @@ struct DevRoutes: RouteModule {
     }
 
     @Sendable func listMailbox(_ request: Request, context: EduGoRequestContext) async throws -> Response {
-        let tenant = try await deps.authenticator.namedTenant(request)
+        let tenant = try await deps.authenticator.namedTenant(context)
         let email = request.uri.queryParameters["email"].map(String.init)
         let mails = await mailbox.messages(tenant: tenant.tenantID, to: email)
         return try JSONResponse.make(MailboxResponse(items: mails))

@@ -21,7 +21,7 @@ struct FaultMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let path = request.uri.path
         guard !DevHostGuard.isDevPath(path), injector.isArmed,
-            let tenant = await tenant(of: request),
+            let tenant = await tenant(of: request, named: context.namedTenant),
             let firing = await injector.fire(tenant: tenant, method: request.method.rawValue, path: path)
         else {
             return try await next(request, context)
@@ -69,7 +69,7 @@ struct FaultMiddleware: RouterMiddleware {
     }
 
     /// The tenant a request belongs to: the verified token's, else the one it names.
-    private func tenant(of request: Request) async -> TenantID? {
+    private func tenant(of request: Request, named: NamedTenant) async -> TenantID? {
         if let header = request.headers[.authorization] {
             if let token = BearerToken.from(header),
                 let claims = try? await tokens.verify(String(token)),
@@ -78,7 +78,7 @@ struct FaultMiddleware: RouterMiddleware {
                 return tenant
             }
         }
-        return request.headers[.xTenantID].flatMap(TenantID.init)
+        return named.tenantID
     }
 }
 

@@ -39,7 +39,7 @@ struct AccessLogMiddleware: RouterMiddleware {
         let caller = notes?.caller
         var entry = AccessLogEntry(
             timestamp: now(), requestID: context.requestID,
-            tenant: caller?.tenant ?? ClaimedTenant.of(request, verified: verifiedTokens),
+            tenant: caller?.tenant ?? ClaimedTenant.of(request, named: context.namedTenant, verified: verifiedTokens),
             method: request.method.rawValue, route: context.routeLabel, status: Int(response.status.code),
             durationMs: (ContinuousClock.now - started).timeInterval * 1000, bytes: response.body.contentLength,
             dropped: notes?.dropped, fault: notes?.fault, idempotencyKey: idempotencyKey,

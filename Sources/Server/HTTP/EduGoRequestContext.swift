@@ -22,6 +22,8 @@ public struct EduGoRequestContext: RequestContext {
     /// Where a dev-mode fault rule that fires, and the authenticated caller, are noted for the
     /// access log and the request journal; set by ``AccessLogMiddleware`` in dev mode.
     var notes: RequestNotes? = nil
+    /// What `X-Tenant-ID` names; set by ``TenantHeaderMiddleware``.
+    var namedTenant: NamedTenant = .absent
     /// The authenticated caller, on routes behind ``AuthenticationMiddleware``.
     var identity: Identity? = nil
 

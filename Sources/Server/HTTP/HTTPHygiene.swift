@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 
 /// The outermost middlewares, one job each, in the order they wrap every request: its id, the
-/// access log, the metrics, the security headers, problem+json for every error, the canonical
+/// tenant its `X-Tenant-ID` names, the access log, the metrics, the security headers, problem+json for every error, the canonical
 /// path, the body size limit.
 ///
 /// Everything inside ``ProblemMiddleware`` may throw; everything outside it sees an answer, so
@@ -30,11 +30,12 @@ struct HTTPHygiene {
     var hasOwnBodyLimit: @Sendable (String) -> Bool = { _ in false }
 
     /// Adds the middlewares to `router`, before any other, as one fixed-type stack
-    /// (`addMiddleware { }`): each request passes one middleware layer for the seven jobs.
+    /// (`addMiddleware { }`): each request passes one middleware layer for the eight jobs.
     func install(on router: Router<EduGoRequestContext>) {
         let counted = metrics
         router.addMiddleware {
             RequestIDMiddleware()
+            TenantHeaderMiddleware()
             AccessLogMiddleware(
                 buffer: accessLog, journal: journal, journalBodyLimit: journalBodies ? maxBodySize : nil,
                 now: now, verifiedTokens: verifiedTokens)

@@ -6,8 +6,8 @@ import Hummingbird
 /// `X-Tenant-ID`, else the `tid` claim of its bearer token, when well-formed (taken from the
 /// verified-token cache when the token is there, else decoded without verification).
 enum ClaimedTenant {
-    static func of(_ request: Request, verified: VerifiedTokenCache? = nil) -> String? {
-        if let named = request.headers[.xTenantID], let tenant = TenantID(named) {
+    static func of(_ request: Request, named: NamedTenant, verified: VerifiedTokenCache? = nil) -> String? {
+        if let tenant = named.tenantID {
             return tenant.rawValue
         }
         guard let header = request.headers[.authorization], header.utf8.count < 4096 else { return nil }

@@ -26,8 +26,8 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
     let deps = try await makeDependencies(configuration, logger: logger)
     let router = buildRouter(deps)
     let maxConnections = DescriptorBudget.connectionCap(
-        configured: configuration.maxConnections, limit: DescriptorBudget.processLimit())
-    if maxConnections < configuration.maxConnections {
+        configured: configuration.connections.maxConnections, limit: DescriptorBudget.processLimit())
+    if maxConnections < configuration.connections.maxConnections {
         logger.notice(
             "connections capped by the descriptor limit (ulimit -n)",
             metadata: ["max_connections": .stringConvertible(maxConnections)])
@@ -44,7 +44,7 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
         logger: logger)
     app.addServices(
         DatabaseCloser(tenants: deps.tenants, media: deps.media),
-        ChangeHubTicker(hub: deps.changeHub, heartbeat: configuration.eventHeartbeat, now: deps.configuration.now))
+        ChangeHubTicker(hub: deps.changeHub, heartbeat: configuration.events.heartbeat, now: deps.configuration.now))
     return app
 }
 
@@ -54,21 +54,21 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
 /// something to write is closed (``WriteProgressDeadline``), and an HTTP/1.1 connection stops
 /// reading while four whole requests wait for their answers (``PipelinedReadLimit``). Over TLS
 /// the handshake must complete within the idle timeout, and an HTTP/2 connection is closed one
-/// grace period after the server's first GOAWAY (idle timeout, ``ServerConfiguration/maxConnectionAge``
+/// grace period after the server's first GOAWAY (idle timeout, ``ServerConfiguration/ConnectionOptions/maxAge``
 /// or shutdown) whatever the client does (see ``TLSConnectionDeadlines``).
 func serverBuilder(_ configuration: ServerConfiguration) throws -> HTTPServerBuilder {
-    let idleTimeout = configuration.idleTimeout.map { TimeAmount.nanoseconds($0.nanoseconds) }
+    let idleTimeout = configuration.connections.idleTimeout.map { TimeAmount.nanoseconds($0.nanoseconds) }
     let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [PipelinedReadLimit()], idleTimeout: idleTimeout)
-    let writeTimeout = configuration.idleTimeout
+    let writeTimeout = configuration.connections.idleTimeout
     guard let tls = configuration.tls else {
         return HTTPServerBuilder { responder in
             WriteProgressChannel(base: HTTP1Channel(responder: responder, configuration: http1), timeout: writeTimeout)
         }
     }
     let tlsConfiguration = tls.serverConfiguration()
-    let grace = configuration.http2GracefulCloseTimeout
-    let limits = TLSConnectionDeadlines.Limits(handshake: configuration.idleTimeout, http2Grace: grace)
-    guard configuration.offersHTTP2 else {
+    let grace = configuration.connections.http2GracefulCloseTimeout
+    let limits = TLSConnectionDeadlines.Limits(handshake: configuration.connections.idleTimeout, http2Grace: grace)
+    guard configuration.connections.offersHTTP2 else {
         return HTTPServerBuilder { responder in
             WriteProgressChannel(
                 base: TLSDeadlineChannel(
@@ -78,9 +78,9 @@ func serverBuilder(_ configuration: ServerConfiguration) throws -> HTTPServerBui
         }
     }
     var http2 = HTTP2ChannelConfiguration(
-        idleTimeout: configuration.idleTimeout, gracefulCloseTimeout: grace, streamConfiguration: http1)
+        idleTimeout: configuration.connections.idleTimeout, gracefulCloseTimeout: grace, streamConfiguration: http1)
     // Set apart: HTTP2ChannelConfiguration's initializer does not store its maxAgeTimeout argument.
-    http2.maxAgeTimeout = configuration.maxConnectionAge
+    http2.maxAgeTimeout = configuration.connections.maxAge
     return HTTPServerBuilder { [http2] responder in
         WriteProgressChannel(
             base: TLSDeadlineChannel(
@@ -109,7 +109,7 @@ func makeDependencies(_ configuration: ServerConfiguration, logger: Logger) asyn
     }
     let signingKey = try SigningKey.loadOrCreate(storage: configuration.storage)
     let changeHub = ChangeHub(
-        limits: .init(perUser: configuration.maxEventStreamsPerUser, total: configuration.maxEventStreams), metrics: metrics)
+        limits: .init(perUser: configuration.events.maxStreamsPerUser, total: configuration.events.maxStreams), metrics: metrics)
     // Made in every mode (the routes only in dev mode): a tenant deleted at start takes the
     // snapshots a dev-mode run saved of it.
     let snapshots = TenantSnapshots(

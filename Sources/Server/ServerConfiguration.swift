@@ -35,21 +35,8 @@ public struct ServerConfiguration: Sendable {
     public var seedFile: URL? = nil
     /// Log level for the server's logger.
     public var logLevel: Logger.Level
-    /// `iss` claim of access tokens.
-    public var issuer: String
-    /// `aud` claim of access tokens.
-    public var audience: String
-    /// Lifetime of an access token.
-    public var accessTokenLifetime: Duration
-    /// Lifetime of a refresh token (each rotation starts a new one).
-    public var refreshTokenLifetime: Duration
-    /// A rotated refresh token presented again within this window returns a fresh pair
-    /// (a lost response) instead of revoking the session family.
-    public var refreshReuseGraceWindow: Duration
-    /// Lifetime of an email verification token.
-    public var verificationTokenLifetime: Duration
-    /// Lifetime of a password reset token.
-    public var resetTokenLifetime: Duration
+    /// The claims and lifetimes of the tokens the server issues.
+    public var tokens: TokenOptions
     /// bcrypt cost factor (log2 of its rounds), 12 by default and within ``passwordHashCosts``.
     /// Below ``minimumPasswordHashCostOutsideDevMode`` only in dev mode: fast test accounts,
     /// whose passwords are still really hashed; outside dev mode the server refuses to start.
@@ -70,15 +57,8 @@ public struct ServerConfiguration: Sendable {
     /// How long the change feed keeps a change (and a deletion's tombstone); a cursor older than
     /// that answers `410 cursor_expired`. Measured on the server's clock.
     public var changeRetention: Duration = .seconds(30 * 24 * 3600)
-    /// The least time between two events of one live stream (`GET /v1/sync/events`): changes
-    /// committed meanwhile gather into the next event.
-    public var eventCoalescing: Duration = .milliseconds(50)
-    /// How often an idle live stream gets a keep-alive comment, so that proxies keep it open.
-    public var eventHeartbeat: Duration = .seconds(15)
-    /// The most live streams the server holds at once.
-    public var maxEventStreams = 10_000
-    /// The most live streams one user holds at once; one more answers 429.
-    public var maxEventStreamsPerUser = 5
+    /// The live streams' pace and how many the server holds.
+    public var events = EventStreamOptions()
     /// The most encoded list pages each tenant keeps in memory while its data does not change
     /// (any commit that changes the tenant empties them). 0 keeps none: every list is read from
     /// SQLite, which is what the load benchmark measures beside the cached path.
@@ -111,33 +91,14 @@ public struct ServerConfiguration: Sendable {
     /// Trust `X-Forwarded-Proto` from the proxy in front: `https` there counts as TLS, so a
     /// server behind a TLS-terminating proxy sends `Strict-Transport-Security` too.
     public var trustForwardedProto = false
-    /// The longest a session lives after its sign-in, however often it is refreshed (90 days by
-    /// default); then the user signs in again.
-    public var maxSessionAge: Duration = .seconds(90 * 24 * 3600)
-    /// The most live sessions one user holds; a sign-in beyond it ends that user's oldest session
-    /// (revoke reason `session_limit`).
-    public var maxSessionsPerUser = 50
-    /// The least time between two prunings of a tenant's session and email-token tables, on the
-    /// server's clock. A pruning runs inside a write that starts a session, rotates a refresh
-    /// token or stores an email token, once this long has passed since the last one.
-    public var sessionPruneInterval: Duration = .seconds(600)
+    /// How long sessions live, how many one user holds, and how often ended ones are pruned.
+    public var sessions = SessionOptions()
     /// Reverse proxies (CIDR blocks, e.g. `10.0.0.0/8`, `::1/128`) whose `X-Forwarded-For` names
     /// the client; from any other peer the header is ignored.
     public var trustedProxies: [String] = []
-    /// A connection with no request in progress (including one whose request head never
-    /// completes), or whose answer makes no progress while it has something to write (a client
-    /// that stops reading), is closed after this long; `nil` never closes one.
-    public var idleTimeout: Duration? = .seconds(30)
-    /// The most connections served at once; further ones wait in the listen backlog.
-    public var maxConnections = 512
-    /// With TLS and HTTP/2: a connection older than this is sent GOAWAY, and closed
-    /// ``http2GracefulCloseTimeout`` later whatever the client does; `nil` lets it live as long as
-    /// it is used. One hour by default.
-    public var maxConnectionAge: Duration? = .seconds(3600)
-
-    /// How long an HTTP/2 connection that was sent GOAWAY may finish its streams before it is
-    /// closed: the idle timeout, or 30 seconds without one.
-    public var http2GracefulCloseTimeout: Duration { idleTimeout ?? .seconds(30) }
+    /// How many connections the server serves, how long an idle or old one lives, and whether
+    /// HTTPS offers HTTP/2.
+    public var connections = ConnectionOptions()
     /// The most bcrypt hashes running at once, server-wide; `nil` is one per processor (at least two).
     public var maxConcurrentPasswordHashes: Int? = nil
     /// The most requests waiting for a bcrypt slot; further ones answer `503 hashing_busy` with
@@ -169,8 +130,6 @@ public struct ServerConfiguration: Sendable {
     /// Serve HTTPS with this certificate and key (every connection, TLS 1.2 at least); plain
     /// HTTP when `nil`. `Strict-Transport-Security` is sent only over TLS.
     public var tls: TLSIdentity? = nil
-    /// With ``tls``: offer HTTP/2 by ALPN (HTTP/1.1 is served alongside); off serves HTTP/1.1 only.
-    public var offersHTTP2 = true
 
     /// Creates a configuration; every parameter has a development default.
     public init(
@@ -180,13 +139,7 @@ public struct ServerConfiguration: Sendable {
         devMode: Bool = true,
         seedDemoData: Bool = true,
         logLevel: Logger.Level = .info,
-        issuer: String = "edugo-server",
-        audience: String = "edugo-app",
-        accessTokenLifetime: Duration = .seconds(900),
-        refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600),
-        refreshReuseGraceWindow: Duration = .seconds(10),
-        verificationTokenLifetime: Duration = .seconds(24 * 3600),
-        resetTokenLifetime: Duration = .seconds(30 * 60),
+        tokens: TokenOptions = TokenOptions(),
         passwordHashCost: UInt8 = 12,
         rateLimits: RateLimits = .standard,
         maxBodySize: Int = 1 << 20,
@@ -201,13 +154,7 @@ public struct ServerConfiguration: Sendable {
         self.devMode = devMode
         self.seedDemoData = seedDemoData
         self.logLevel = logLevel
-        self.issuer = issuer
-        self.audience = audience
-        self.accessTokenLifetime = accessTokenLifetime
-        self.refreshTokenLifetime = refreshTokenLifetime
-        self.refreshReuseGraceWindow = refreshReuseGraceWindow
-        self.verificationTokenLifetime = verificationTokenLifetime
-        self.resetTokenLifetime = resetTokenLifetime
+        self.tokens = tokens
         self.passwordHashCost = passwordHashCost
         self.rateLimits = rateLimits
         self.maxBodySize = maxBodySize

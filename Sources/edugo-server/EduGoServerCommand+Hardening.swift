@@ -28,19 +28,19 @@ extension EduGoServerCommand {
             throw ValidationError("--trusted-proxy '\(proxy)' is not an address or CIDR block (e.g. 10.0.0.0/8).")
         }
         if let seconds = try number(maxSessionAge, "EDUGO_MAX_SESSION_AGE", "max-session-age", 60...(10 * 365 * 86400)) {
-            configuration.maxSessionAge = .seconds(seconds)
+            configuration.sessions.maxAge = .seconds(seconds)
         }
         if let seconds = try number(idleTimeout, "EDUGO_IDLE_TIMEOUT", "idle-timeout", 0...86400) {
-            configuration.idleTimeout = seconds == 0 ? nil : .seconds(seconds)
+            configuration.connections.idleTimeout = seconds == 0 ? nil : .seconds(seconds)
         }
         if let seconds = try number(changeRetention, "EDUGO_CHANGE_RETENTION", "change-retention", 60...(10 * 365 * 86400)) {
             configuration.changeRetention = .seconds(seconds)
         }
         if let count = try number(maxConnections, "EDUGO_MAX_CONNECTIONS", "max-connections", 1...1_000_000) {
-            configuration.maxConnections = count
+            configuration.connections.maxConnections = count
         }
         if let count = try number(maxEventStreams, "EDUGO_MAX_EVENT_STREAMS", "max-event-streams", 0...1_000_000) {
-            configuration.maxEventStreams = count
+            configuration.events.maxStreams = count
         }
         if let cost = try number(passwordHashCost, "EDUGO_PASSWORD_HASH_COST", "password-hash-cost", 4...31) {
             configuration.passwordHashCost = UInt8(cost)
@@ -49,7 +49,7 @@ extension EduGoServerCommand {
             configuration.maxSnapshotsPerTenant = count
         }
         if let seconds = try number(maxConnectionAge, "EDUGO_MAX_CONNECTION_AGE", "max-connection-age", 0...(30 * 86400)) {
-            configuration.maxConnectionAge = seconds == 0 ? nil : .seconds(seconds)
+            configuration.connections.maxAge = seconds == 0 ? nil : .seconds(seconds)
         }
         if let bytes = try number(maxMediaSize, "EDUGO_MAX_MEDIA_SIZE", "max-media-size", 1...(1 << 40)) {
             configuration.maxMediaSize = bytes

@@ -218,7 +218,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
             host: host, port: port, storage: storage, devMode: devMode, seedDemoData: seedDemo, logLevel: level,
             rateLimits: RateLimits.standard.scaled(by: multiplier))
         configuration.tls = tls
-        configuration.offersHTTP2 = self.http2 ?? environment["EDUGO_HTTP2"].map(Self.isTrue) ?? true
+        configuration.connections.offersHTTP2 = self.http2 ?? environment["EDUGO_HTTP2"].map(Self.isTrue) ?? true
         configuration.dropDemoTenants = dropDemoTenants
         configuration.journalBodies = journalBodies || Self.isTrue(environment["EDUGO_JOURNAL_BODIES"])
         configuration.seedFile = seedFile

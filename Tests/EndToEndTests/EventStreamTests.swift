@@ -238,7 +238,7 @@ import Testing
 
     @Test("a graceful shutdown with 100 open streams ends each with ended: shutdown and exits within seconds")
     func gracefulShutdownEndsEveryStream() async throws {
-        try await Self.withDemoServer({ $0.maxEventStreamsPerUser = 100 }) { server in
+        try await Self.withDemoServer({ $0.events.maxStreamsPerUser = 100 }) { server in
             let token = try await Self.token(server.baseURL)
             var streams: [EventStreamReader] = []
             for _ in 0..<100 { streams.append(try await EventStreamReader.open(server.baseURL, token: token)) }

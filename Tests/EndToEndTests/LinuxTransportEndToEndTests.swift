@@ -18,7 +18,7 @@ import Darwin
 @Suite(.timeLimit(.minutes(3))) struct LinuxTransportEndToEndTests {
     @Test("a write sent after the server closed the kept-alive connection completes in under a second and is applied once")
     func writeAfterIdleCloseIsPromptAndSingle() async throws {
-        try await EduGoTestServer.with({ $0.idleTimeout = .milliseconds(200) }) { server in
+        try await EduGoTestServer.with({ $0.connections.idleTimeout = .milliseconds(200) }) { server in
             // Given a teacher's client whose kept-alive connection the server closed as idle
             let teacher = server.account(.teacher)
             let client = APIClient(configuration: APIConfiguration(

@@ -71,7 +71,7 @@ import Testing
     @Test("minting starts no session: with two sessions a user allowed, five tokens later both devices are still signed in")
     func startsNoSession() async throws {
         var configuration = ServerConfiguration.testing()
-        configuration.maxSessionsPerUser = 2
+        configuration.sessions.maxPerUser = 2
         try await withServer(configuration) { client in
             // Given a device signed in
             let first = try await client.signIn(.demoStudent)

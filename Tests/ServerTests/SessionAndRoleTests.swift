@@ -34,7 +34,7 @@ import Testing
     func maxSessionAgeIsConfigurable() async throws {
         let clock = TestClock()
         var configuration = ServerConfiguration.testing(clock: clock)
-        configuration.maxSessionAge = .seconds(3600)
+        configuration.sessions.maxAge = .seconds(3600)
         try await withServer(configuration) { client in
             let pair = try await client.signIn(.demoStudent)
             clock.advance(by: 3601)

@@ -79,7 +79,7 @@ struct SlowReaderTests {
         try await withTemporaryDirectory { directory in
             var configuration = ServerConfiguration.testing()
             configuration.storage = .directory(directory)
-            configuration.idleTimeout = .seconds(2)
+            configuration.connections.idleTimeout = .seconds(2)
             let app = try await buildApplication(configuration)
             try await app.test(.live) { client in
                 let port = try #require(client.port)

@@ -230,8 +230,8 @@ import Testing
             let demo = try #require(TenantID("demo"))
             func token(issuer: String = "edugo-server", audience: String = "edugo-app") async throws -> String {
                 var configuration = ServerConfiguration.testing(clock: clock)
-                configuration.issuer = issuer
-                configuration.audience = audience
+                configuration.tokens.issuer = issuer
+                configuration.tokens.audience = audience
                 let tokens = await TokenService(signingKey: signingKey, configuration: configuration)
                 return try await tokens.issue(userID: pair.user.id, tenantID: demo, role: .student, sessionID: sessionID)
             }

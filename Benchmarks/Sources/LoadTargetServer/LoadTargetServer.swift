@@ -26,8 +26,8 @@ struct LoadTargetServer {
                 fflush(nil)
             })
         // Benchmarks/live holds 1,000 streams as one user, over as many connections.
-        configuration.maxEventStreamsPerUser = 2_000
-        configuration.maxConnections = 4_096
+        configuration.events.maxStreamsPerUser = 2_000
+        configuration.connections.maxConnections = 4_096
         let arguments = CommandLine.arguments
         if let flag = arguments.firstIndex(of: "--page-cache"), flag + 1 < arguments.count, let pages = Int(arguments[flag + 1]) {
             configuration.pageCacheCapacity = pages

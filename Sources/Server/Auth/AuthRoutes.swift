@@ -42,7 +42,7 @@ struct AuthRoutes: RouteModule {
         let hash = try await deps.passwords.hash(body.password)
         let token = SecureToken.generate()
         let now = deps.now
-        let expires = now.addingTimeInterval(deps.configuration.verificationTokenLifetime.timeInterval)
+        let expires = now.addingTimeInterval(deps.configuration.tokens.verificationLifetime.timeInterval)
         let outcome = try await AccountWriter(deps: deps).register(
             in: tenant, email: body.email, passwordHash: hash, firstName: body.firstName, lastName: body.lastName,
             verificationTokenHash: SecureToken.hash(token), tokenExpiresAt: expires)
@@ -67,7 +67,7 @@ struct AuthRoutes: RouteModule {
         let now = deps.now
         let reissued = try await tenant.reissueVerification(
             emailKey: emailKey, now: now,
-            expiresAt: now.addingTimeInterval(deps.configuration.verificationTokenLifetime.timeInterval),
+            expiresAt: now.addingTimeInterval(deps.configuration.tokens.verificationLifetime.timeInterval),
             limit: Self.resentRegistrations, policy: deps.configuration.sessionPolicy,
             makeToken: {
                 let token = SecureToken.generate()
@@ -187,7 +187,7 @@ struct AuthRoutes: RouteModule {
         let now = deps.now
         let user = try await tenant.issueEmailToken(
             emailKey: emailKey, kind: .resetPassword, tokenHash: SecureToken.hash(token), now: now,
-            expiresAt: now.addingTimeInterval(deps.configuration.resetTokenLifetime.timeInterval),
+            expiresAt: now.addingTimeInterval(deps.configuration.tokens.resetLifetime.timeInterval),
             policy: deps.configuration.sessionPolicy, eligible: { _ in true })
         if let user {
             await deps.mailer.sendPasswordReset(to: user.email, token: token, tenant: tenant.tenantID)

@@ -5,7 +5,7 @@ extension ServerConfiguration {
     /// What the store needs to know of session lifetimes, the per-user cap and pruning.
     var sessionPolicy: SessionPolicy {
         SessionPolicy(
-            maxSessionAge: maxSessionAge.timeInterval, maxSessionsPerUser: maxSessionsPerUser,
-            pruneInterval: sessionPruneInterval.timeInterval)
+            maxSessionAge: sessions.maxAge.timeInterval, maxSessionsPerUser: sessions.maxPerUser,
+            pruneInterval: sessions.pruneInterval.timeInterval)
     }
 }

@@ -25,7 +25,7 @@ struct SessionIssuer {
         let sessionID = RecordID.make()
         let refreshToken = SecureToken.generate()
         let expires = now.addingTimeInterval(
-            min(deps.configuration.refreshTokenLifetime, deps.configuration.maxSessionAge).timeInterval)
+            min(deps.configuration.tokens.refreshLifetime, deps.configuration.sessions.maxAge).timeInterval)
         guard
             let current = try await tenant.startSession(
                 SessionRecord(id: sessionID, userId: user.id, createdAt: now),
@@ -41,8 +41,8 @@ struct SessionIssuer {
         let outcome = try await tenant.rotateRefreshToken(
             RefreshRequestFacts(
                 presentedHash: SecureToken.hash(refreshToken), newHash: SecureToken.hash(newToken), now: deps.now,
-                grace: deps.configuration.refreshReuseGraceWindow.timeInterval,
-                lifetime: deps.configuration.refreshTokenLifetime.timeInterval,
+                grace: deps.configuration.tokens.refreshReuseGraceWindow.timeInterval,
+                lifetime: deps.configuration.tokens.refreshLifetime.timeInterval,
                 policy: deps.configuration.sessionPolicy))
         switch outcome {
         case .rotated(let user, let sessionID):

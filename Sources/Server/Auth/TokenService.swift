@@ -20,9 +20,9 @@ struct TokenService: Sendable {
         self.signingKey = signingKey
         self.keys = JWTKeyCollection()
         await keys.add(ecdsa: signingKey.privateKey, kid: JWKIdentifier(string: signingKey.kid))
-        self.issuer = configuration.issuer
-        self.audience = configuration.audience
-        self.lifetime = configuration.accessTokenLifetime
+        self.issuer = configuration.tokens.issuer
+        self.audience = configuration.tokens.audience
+        self.lifetime = configuration.tokens.accessLifetime
         self.now = configuration.now
     }
 

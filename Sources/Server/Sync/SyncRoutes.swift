@@ -28,7 +28,7 @@ struct SyncRoutes: RouteModule {
         let stream = EventStream(
             hub: hub, subscription: subscription, caller: EventStream.Caller(identity),
             store: { try await tenants.store(for: $0) }, lastEventID: request.headers[.lastEventID],
-            coalescing: deps.configuration.eventCoalescing, cursors: deps.cursors, now: deps.configuration.now)
+            coalescing: deps.configuration.events.coalescing, cursors: deps.cursors, now: deps.configuration.now)
         let id = subscription.id
         let channel = context.channel
         let watcher = ClientGoneWatcher { hub.end(id, .clientGone) }

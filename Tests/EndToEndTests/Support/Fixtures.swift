@@ -10,7 +10,7 @@ extension ServerConfiguration {
     ) -> ServerConfiguration {
         ServerConfiguration(
             port: 0, storage: storage, devMode: true, seedDemoData: true, logLevel: .critical,
-            accessTokenLifetime: accessTokenLifetime, passwordHashCost: 4, rateLimits: rateLimits,
+            tokens: .init(accessLifetime: accessTokenLifetime), passwordHashCost: 4, rateLimits: rateLimits,
             now: { clock.now })
     }
 }

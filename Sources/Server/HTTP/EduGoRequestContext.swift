@@ -1,20 +1,21 @@
 import EduGoServerStore
 import Hummingbird
+import HummingbirdAuth
 import NIOCore
 
 /// Per-request context: Hummingbird's core storage plus the client address and request id.
-public struct EduGoRequestContext: RequestContext {
-    public var coreContext: CoreRequestContextStorage
+struct EduGoRequestContext: AuthRequestContext {
+    var coreContext: CoreRequestContextStorage
     /// The peer's IP address, `unknown` when the transport has none (in-process tests); read
     /// from the connection when asked (most requests never ask).
-    public var remoteAddress: String { channel.remoteAddress?.ipAddress ?? "unknown" }
+    var remoteAddress: String { channel.remoteAddress?.ipAddress ?? "unknown" }
     /// The request id echoed in `X-Request-ID`; set by ``RequestIDMiddleware``.
-    public var requestID: String = ""
+    var requestID: String = ""
     /// The connection, so a dev-mode fault can close it without answering.
     let channel: any Channel
     /// The client the rate limits count: the peer, or the address a trusted proxy forwarded
     /// (``ClientAddressMiddleware``).
-    public var clientAddress: String {
+    var clientAddress: String {
         get { forwardedClient ?? remoteAddress }
         set { forwardedClient = newValue }
     }
@@ -24,13 +25,14 @@ public struct EduGoRequestContext: RequestContext {
     var notes: RequestNotes? = nil
     /// What `X-Tenant-ID` names; set by ``TenantHeaderMiddleware``.
     var namedTenant: NamedTenant = .absent
-    /// The authenticated caller, on routes behind ``AuthenticationMiddleware``.
+    /// The authenticated caller, on routes behind ``AuthenticationMiddleware`` (HummingbirdAuth's
+    /// `AuthRequestContext` requirement).
     var identity: Identity? = nil
 
     /// Writes every `ResponseEncodable` a handler returns in the API's JSON conventions.
-    public var responseEncoder: APIResponseEncoder { APIResponseEncoder() }
+    var responseEncoder: APIResponseEncoder { APIResponseEncoder() }
 
-    public init(source: ApplicationRequestContextSource) {
+    init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.channel = source.channel
     }
